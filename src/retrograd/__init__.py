@@ -1,0 +1,28 @@
+"""retrograd: PyTorch's autograd, define-by-run, on NumPy.
+
+>>> import retrograd as torch
+>>> x = torch.tensor(2., requires_grad=True)
+>>> y = torch.mul(torch.add(x, 1), torch.add(x, 2))
+>>> y.backward(); x.grad
+tensor(7.)
+"""
+from __future__ import annotations
+
+from . import _dtype
+from ._dtype import (bfloat16, bool, can_cast, double, dtype, float, float16, float32,  # noqa: F401,A004
+                     float64, get_default_dtype, half, int, int8, int16, int32, int64, long,
+                     promote_types, set_default_dtype, short, uint8)
+from ._size import Size, device  # noqa: F401
+from ._tensor import Tensor  # noqa: F401
+from . import _tensor_methods  # noqa: F401  (binds ops as Tensor methods)
+from ._creation import *  # noqa: F401,F403
+from ._ops import *  # noqa: F401,F403
+from ._ops import OPS  # noqa: F401
+from ._printing import set_printoptions, get_printoptions  # noqa: F401
+from . import autograd  # noqa: F401
+from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
+                       no_grad, set_grad_enabled)
+from . import optim  # noqa: F401
+from ._compat import *  # noqa: F401,F403
+
+__version__ = "0.1.0"

@@ -1,0 +1,4 @@
+"""``python -m retrograd demo`` (see retrograd.cli)."""
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,161 @@
+"""dtypes and PyTorch's type promotion.
+
+A retrograd ``dtype`` is a tiny object wrapping a NumPy dtype.  Promotion follows
+PyTorch, not NumPy: categories are bool < integer < floating, and within an operation
+a dimensioned tensor outranks a 0-d tensor, which outranks a Python scalar, unless the
+lower-priority operand belongs to a higher category (``int_tensor * 2.5`` is float32,
+the default dtype, not float64 as NumPy would say).
+"""
+from __future__ import annotations
+
+import builtins as _b
+
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64",
+    "uint8", "bool", "half", "float", "double", "short", "int", "long",
+    "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
+]
+
+
+class dtype:
+    """A tensor element type, e.g. ``retrograd.float32``."""
+
+    __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "_kind", "is_complex")
+
+    def __init__(self, name: str, np_dtype, kind: int) -> None:
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self._kind = kind  # 0 bool, 1 integer, 2 floating
+        self.is_floating_point = kind == 2
+        self.is_complex = False
+        self.is_signed = kind == 2 or (kind == 1 and self.np.kind == "i")
+        self.itemsize = self.np.itemsize
+
+    def __repr__(self) -> str:
+        return f"retrograd.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    def to_real(self) -> "dtype":
+        return self
+
+    def to_complex(self):
+        raise NotImplementedError("complex dtypes are not supported by retrograd")
+
+
+bool_ = dtype("bool", np.bool_, 0)
+uint8 = dtype("uint8", np.uint8, 1)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 1)
+int32 = dtype("int32", np.int32, 1)
+int64 = dtype("int64", np.int64, 1)
+float16 = dtype("float16", np.float16, 2)
+float32 = dtype("float32", np.float32, 2)
+float64 = dtype("float64", np.float64, 2)
+# NumPy has no bfloat16; we store it as float32 so code that names it still runs.
+bfloat16 = dtype("bfloat16", np.float32, 2)
+
+globals()["bool"] = bool_
+half, float, double = float16, float32, float64  # noqa: A001 - torch's aliases
+short, int, long = int16, int32, int64  # noqa: A001
+
+ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_from_np = {d.np: d for d in ALL_DTYPES}
+
+
+def _by_name(name: str) -> dtype:
+    return {d.name: d for d in ALL_DTYPES + (bfloat16,)}[name]
+
+
+def from_numpy_dtype(npd) -> dtype:
+    """The retrograd dtype of a NumPy dtype (raises TypeError for unsupported ones)."""
+    try:
+        return _from_np[npd]
+    except KeyError:
+        pass
+    npd = np.dtype(npd)
+    if npd in _from_np:
+        return _from_np[npd]
+    if npd.kind == "u":
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{npd.name}. The only supported types are: "
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
+    raise TypeError(f"can't convert np.ndarray of type numpy.{npd.name}. The only supported types are: "
+                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
+
+
+_default_float = float32
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of float tensors made from Python floats (float32 unless changed)."""
+    return _default_float
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the default floating dtype (float32 or float64, as torch allows)."""
+    global _default_float
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
+# Pairwise promotion of the NumPy types agrees with torch for the types we support,
+# except bool/uint8/int8 corners, which NumPy also gets right (uint8+int8 -> int16).
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """The smallest dtype both ``a`` and ``b`` can be cast to (``torch.promote_types``)."""
+    if a is b:
+        return a
+    return _from_np[np.promote_types(a.np, b.np)]
+
+
+def _scalar_kind(v) -> int:
+    if isinstance(v, (_b.bool, np.bool_)):
+        return 0
+    if isinstance(v, (builtins_int, np.integer)):
+        return 1
+    return 2
+
+
+builtins_int = _b.int
+builtins_float = _b.float
+builtins_bool = _b.bool
+
+
+def result_type(*operands) -> dtype:
+    """The dtype PyTorch gives an op over ``operands`` (tensors and Python scalars).
+
+    Three priority tiers: dimensioned tensors, 0-d tensors, Python scalars.  A lower tier
+    only matters when its category (bool < int < float) is higher than every higher tier's.
+    """
+    from ._tensor import Tensor
+
+    tiers: list[dtype | None] = [None, None, None]  # dim, zero-dim, scalar
+    for op in operands:
+        if isinstance(op, Tensor):
+            d = op.dtype
+            t = 0 if op._data.ndim else 1
+        else:
+            k = _scalar_kind(op)
+            d = bool_ if k == 0 else int64 if k == 1 else _default_float
+            t = 2
+        cur = tiers[t]
+        tiers[t] = d if cur is None else promote_types(cur, d)
+    result: dtype | None = None
+    for d in tiers:
+        if d is None:
+            continue
+        if result is None:
+            result = d
+        elif d._kind > result._kind:
+            # A higher category from a lower tier wins (int tensor * 2.5 -> float32).
+            result = d
+    return result if result is not None else _default_float
+
+
+def can_cast(from_: dtype, to: dtype) -> bool:
+    """Whether ``from_`` may be cast to ``to`` under PyTorch's same-kind rule."""
+    return from_._kind <= to._kind

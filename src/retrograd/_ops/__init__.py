@@ -1,0 +1,13 @@
+"""The op table.  Each family module holds primitives (forward + rules) side by side with
+the public functions built on them; this package re-exports the public functions.
+
+Find any op's derivative by searching for ``primitive("<name>"``.
+"""
+from ._registry import OPS, apply, apply_inplace, primitive  # noqa: F401
+from .convert import *  # noqa: F401,F403
+from .indexing import *  # noqa: F401,F403
+from .linalg import *  # noqa: F401,F403
+from .pointwise import *  # noqa: F401,F403
+from .reduce import *  # noqa: F401,F403
+from .shape import *  # noqa: F401,F403
+from .views_inplace import *  # noqa: F401,F403

@@ -1,0 +1,119 @@
+"""Argument handling shared by the op families: scalars, type promotion, dims."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor
+
+_wrap = Tensor._wrap
+
+
+def scalar_tensor(value, dtype: D.dtype) -> Tensor:
+    """A Python scalar as a 0-d tensor that does not require grad."""
+    return _wrap(np.array(value, dtype=dtype.np), False, None, 0)
+
+
+def to_tensor(x, dtype: D.dtype | None = None) -> Tensor:
+    """Anything array-like as a Tensor (Tensors pass through)."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, np.ndarray):
+        return _wrap(x, False, None, 0)
+    from .._creation import tensor
+
+    return tensor(x, dtype=dtype)
+
+
+def binary_operands(a, b, name: str = "op"):
+    """(Tensor, Tensor, cast dtype or None) with PyTorch's type promotion.
+
+    Python scalars become 0-d tensors of the promoted dtype; when two tensors differ in
+    dtype the forward computes in the promoted dtype (the engine casts grads back).
+    """
+    ta = isinstance(a, Tensor)
+    tb = isinstance(b, Tensor)
+    if ta and tb:
+        if a._data.dtype is b._data.dtype:
+            return a, b, None
+        rt = D.result_type(a, b)
+        return a, b, rt
+    if ta:
+        if isinstance(b, np.ndarray):
+            b = _wrap(b, False, None, 0)
+            return binary_operands(a, b, name)
+        _check_scalar(b, name)
+        rt = D.result_type(a, b)
+        return a, scalar_tensor(b, rt), (rt if rt.np != a._data.dtype else None)
+    if tb:
+        if isinstance(a, np.ndarray):
+            a = _wrap(a, False, None, 0)
+            return binary_operands(a, b, name)
+        _check_scalar(a, name)
+        rt = D.result_type(a, b)
+        return scalar_tensor(a, rt), b, (rt if rt.np != b._data.dtype else None)
+    return to_tensor(a), to_tensor(b), None
+
+
+def _check_scalar(x, name: str) -> None:
+    if not isinstance(x, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(
+            f"{name}(): argument 'other' (position 1) must be Tensor, not {type(x).__name__}")
+
+
+def float_dtype_for(t: Tensor) -> D.dtype | None:
+    """Ops like exp() on integer tensors compute in the default float dtype."""
+    if t._data.dtype.kind in "iub":
+        return D.get_default_dtype()
+    return None
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A possibly negative dim as a positive one, with PyTorch's IndexError."""
+    lo, hi = (-ndim, ndim - 1) if ndim else (-1, 0)
+    if not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"dim must be int, not {type(dim).__name__}")
+    if dim < lo or dim > hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+    return int(dim) % ndim if ndim else 0
+
+
+def wrap_dims(dim, ndim: int) -> tuple[int, ...]:
+    """dim as int / tuple / list / None -> sorted tuple of positive dims (None = all)."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (int, np.integer)):
+        return (wrap_dim(dim, ndim),)
+    dims = tuple(wrap_dim(d, ndim) for d in dim)
+    if len(set(dims)) != len(dims):
+        d = next(d for d in dims if dims.count(d) > 1)
+        raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(dims))
+
+
+def shape_str(shape) -> str:
+    return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+def broadcast_error(a_shape, b_shape):
+    """PyTorch's message for shapes that do not broadcast."""
+    na, nb = len(a_shape), len(b_shape)
+    n = max(na, nb)
+    for i in range(1, n + 1):
+        sa = a_shape[-i] if i <= na else 1
+        sb = b_shape[-i] if i <= nb else 1
+        if sa != sb and sa != 1 and sb != 1:
+            return RuntimeError(
+                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                f"non-singleton dimension {n - i}")
+    return RuntimeError("shapes do not broadcast")
+
+
+def parse_shape(args) -> tuple[int, ...]:
+    """Shapes given as ``f(2, 3)``, ``f((2, 3))`` or ``f([2, 3])`` or a Size."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    try:
+        return tuple(int(a) for a in args)
+    except TypeError:
+        raise TypeError(f"expected a sequence of integers, got {args!r}") from None

@@ -1,0 +1,241 @@
+"""The op table's machinery: declaring a primitive and applying it.
+
+A primitive is a NumPy forward plus one backward rule per differentiable input::
+
+    mul = primitive("mul", lambda a, b: a * b, node="MulBackward0",
+                    a=lambda g, b: g * b,
+                    b=lambda g, a: g * a)
+
+* The forward's positional parameters name the tensor inputs; its keyword-only
+  parameters are static arguments (dims, shapes, exponents).
+* A rule's parameter names say what it needs: ``g`` (the output gradient, a list for
+  multi-output ops), ``out`` (the output), any input name, any static name.  Only what
+  some rule mentions is saved for backward.
+* Rules are written in retrograd ops (never NumPy), so ``create_graph=True`` differentiates
+  them again: every derivative is itself differentiable.
+* Gradients may come back broadcast; the engine sums them to the input's shape and casts
+  them to its dtype, so rules don't repeat that.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Callable
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ..autograd.graph import OpNode, SavedTensor, _creation_site
+
+__all__ = ["OpDef", "primitive", "apply", "apply_inplace", "OPS"]
+
+OPS: dict[str, "OpDef"] = {}
+_state = grad_mode.state
+
+
+class OpDef:
+    """One table entry (see the module docstring)."""
+
+    __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args",
+                 "save_inputs", "save_out", "n_out", "node_cls", "doc", "differentiable", "errors", "meta")
+
+    def __repr__(self) -> str:
+        return f"<op {self.name} -> {self.node_name}>"
+
+
+def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: int = 1,
+              errors: Callable | None = None, **rules: Callable | None) -> OpDef:
+    """Declare a primitive op (forward + per-input backward rules) in the table."""
+    op = OpDef()
+    op.name = name
+    op.node_name = node or "".join(p.capitalize() for p in name.split("_")) + "Backward0"
+    op.forward = forward
+    params = inspect.signature(forward).parameters.values()
+    op.inputs = tuple(p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+    op.statics = tuple(p.name for p in params if p.kind == p.KEYWORD_ONLY)
+    unknown = set(rules) - set(op.inputs)
+    if unknown:
+        raise TypeError(f"{name}: rules for unknown inputs {sorted(unknown)}")
+    op.rules = tuple(rules.get(i) for i in op.inputs)
+    op.rule_args = tuple(tuple(inspect.signature(r).parameters) if r else () for r in op.rules)
+    mentioned = {a for args in op.rule_args for a in args}
+    allowed = {"g", "out"} | set(op.inputs) | set(op.statics)
+    allowed |= {f"{i}_shape" for i in op.inputs} | {f"{i}_dtype" for i in op.inputs}
+    if mentioned - allowed:
+        raise TypeError(f"{name}: rules mention unknown names {sorted(mentioned - allowed)}")
+    op.meta = tuple((f"{inp}_{kind}", i, kind) for i, inp in enumerate(op.inputs)
+                    for kind in ("shape", "dtype") if f"{inp}_{kind}" in mentioned)
+    op.save_inputs = tuple(i for i, n in enumerate(op.inputs) if n in mentioned)
+    op.save_out = "out" in mentioned
+    op.n_out = n_out
+    op.differentiable = any(r is not None for r in op.rules)
+    op.node_cls = type(op.node_name, (OpNode,), {"__slots__": (), "_name": op.node_name})
+    op.doc = None
+    op.errors = errors
+    if name in OPS:
+        raise ValueError(f"op {name!r} declared twice")
+    OPS[name] = op
+    return op
+
+
+def _edge(t):
+    gf = t._grad_fn
+    if gf is not None:
+        return (gf, t._output_nr)
+    if t._requires_grad:
+        return (t._grad_accumulator(), 0)
+    return (None, 0)
+
+
+from .._tensor import Tensor as _Tensor  # noqa: E402
+
+_wrap = _Tensor._wrap
+record_sites = True  # creation sites for error messages; off in benchmarks if needed
+
+
+def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
+    """Run ``op`` forward on Tensors and record a node when grad is needed.
+
+    ``cast``: a dtype the inputs are converted to first (type promotion); the engine
+    casts gradients back to each input's own dtype.
+    """
+    if cast is not None:
+        npd = cast.np
+        arrays = [t._data if t._data.dtype == npd else t._data.astype(npd) for t in tensors]
+    else:
+        arrays = [t._data for t in tensors]
+    try:
+        out = op.forward(*arrays, **static) if static else op.forward(*arrays)
+    except (ValueError, IndexError, TypeError) as exc:
+        raise _translate(op, tensors, exc) from None
+    if _state.enabled and op.differentiable:
+        for t in tensors:
+            if t._requires_grad:
+                return _record(op, tensors, static, out)
+    if op.n_out == 1:
+        return _wrap(out, False, None, 0)
+    return tuple(_wrap(o, False, None, 0) for o in out)
+
+
+def _record(op: OpDef, tensors: tuple, static, out):
+    node = op.node_cls()
+    node.op = op
+    node.static = static
+    node.released = False
+    node.next_functions = tuple([_edge(t) for t in tensors])
+    node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
+    if record_sites:
+        node._site = _creation_site()
+    from ..autograd.anomaly_mode import anomaly_state
+
+    if anomaly_state.enabled:
+        import traceback
+
+        node._trace = traceback.format_stack()[:-3]
+    saved = None
+    if op.save_inputs:
+        saved = {}
+        names = op.inputs
+        for i in op.save_inputs:
+            saved[names[i]] = SavedTensor(tensors[i])
+    if op.n_out == 1:
+        res = _wrap(out, True, node, 0)
+        node.out_meta = None
+        if op.save_out:
+            if saved is None:
+                saved = {}
+            saved["out"] = SavedTensor(res, is_output=True)
+    else:
+        res = tuple(_wrap(o, True, node, i) for i, o in enumerate(out))
+        node.out_meta = tuple((o.shape, res[i].dtype) for i, o in enumerate(out))
+        if op.save_out:
+            if saved is None:
+                saved = {}
+            saved["out"] = _SavedList([SavedTensor(r, is_output=True) for r in res])
+    node.saved = saved
+    return res
+
+
+def _translate(op: OpDef, tensors, exc: Exception) -> Exception:
+    """NumPy's complaint about bad input -> PyTorch's exception type and message."""
+    if op.errors is not None:
+        mapped = op.errors(*[t._data for t in tensors], exc=exc)
+        if mapped is not None:
+            return mapped
+    if "broadcast" in str(exc) and len(tensors) >= 2:
+        from ._common import broadcast_error
+
+        return broadcast_error(tensors[0]._data.shape, tensors[1]._data.shape)
+    return RuntimeError(f"{op.name}: {exc}") if isinstance(exc, ValueError) else exc
+
+
+class _SavedList(list):
+    def unpack(self, node):
+        return [s.unpack(node) for s in self]
+
+
+SavedTensor_types = (SavedTensor, _SavedList)
+
+
+def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None):
+    """Run ``op`` with ``target`` as first input, writing the result into ``target``.
+
+    Rewrites ``target``'s history: its grad_fn becomes the op's node, fed by a snapshot
+    of what ``target`` was.  Errors as PyTorch for leaves that require grad.
+    """
+    from .._tensor import check_inplace
+
+    check_inplace(target, others)
+    tensors = (target,) + others
+    if _state.enabled and any(t._requires_grad for t in tensors):
+        # The node must see the old value: snapshot target if a rule reads it.
+        old = target
+        if 0 in op.save_inputs:
+            old = _wrap(target._data.copy(), target._requires_grad, target._grad_fn, target._output_nr)
+            old._accum = target._accum
+            if target._grad_fn is None and target._requires_grad:
+                old._grad_fn = None
+        res = apply(op, (old,) + others, static)
+        _write(target, res._data)
+        gf = res._grad_fn
+        # the node's output is now ``target`` (fix the saved output's version link)
+        if gf.saved and "out" in gf.saved:
+            gf.saved["out"] = SavedTensor(target, is_output=True)
+        target._grad_fn = gf
+        target._output_nr = 0
+        target._requires_grad = True
+        from .._views import after_inplace_on_view
+
+        after_inplace_on_view(target)
+        return target
+    if static:
+        out = op.forward(*[t._data for t in tensors], **static)
+    else:
+        out = op.forward(*[t._data for t in tensors])
+    _write(target, out)
+    return target
+
+
+def _write(target, data) -> None:
+    td = target._data
+    if td.dtype != data.dtype:
+        data = np.asarray(data)
+        if not np.can_cast(data.dtype, td.dtype, casting="same_kind") and not (
+                td.dtype.kind == "b" and data.dtype.kind == "b"):
+            from .._dtype import from_numpy_dtype
+            from .._tensor import _scalar_type_name
+
+            raise RuntimeError(
+                f"result type {_scalar_type_name(from_numpy_dtype(data.dtype))} can't be cast to the "
+                f"desired output type {_scalar_type_name(from_numpy_dtype(td.dtype))}")
+    if td.ndim == 0 and not isinstance(td, np.ndarray):
+        target._data = np.asarray(data, dtype=td.dtype)
+    else:
+        if np.shape(data) != td.shape:
+            try:
+                np.broadcast_to(data, td.shape)
+            except ValueError:
+                raise RuntimeError(
+                    f"output with shape [{', '.join(map(str, td.shape))}] doesn't match the broadcast "
+                    f"shape [{', '.join(map(str, np.broadcast_shapes(np.shape(data), td.shape)))}]") from None
+        np.copyto(td, data, casting="unsafe")
+    target._vc[0] += 1

@@ -1,0 +1,72 @@
+"""Copies and dtype casts: clone, to(dtype), copy_, zero_, fill_."""
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ._common import to_tensor
+from ._registry import apply, apply_inplace, primitive
+
+__all__ = ["clone", "to_dtype", "copy_", "zero_", "fill_"]
+
+_clone = primitive("clone", lambda a: a.copy(), node="CloneBackward0", a=lambda g: g)
+_to_dtype = primitive("to_dtype", lambda a, *, npd: a.astype(npd), node="ToCopyBackward0",
+                      a=lambda g, a_dtype: to_dtype(g, a_dtype))
+# copy_(self, src): self's old value gets no gradient; src gets g (summed, cast by the engine).
+_copy = primitive("copy_", lambda a, b: np.broadcast_to(b, a.shape).astype(a.dtype, copy=True),
+                  node="CopyBackwards", a=lambda g: g * 0, b=lambda g: g)
+_fill = primitive("fill_", lambda a, *, value: np.full(a.shape, value, dtype=a.dtype), node="FillBackward0",
+                  a=lambda g: g * 0)
+_fill_t = primitive("fill_tensor", lambda a, v: np.full(a.shape, v, dtype=a.dtype), node="FillBackward1",
+                    a=lambda g: g * 0, v=lambda g: g.sum())
+_zero = primitive("zero_", lambda a: np.zeros(a.shape, dtype=a.dtype), node="ZeroBackward0",
+                  a=lambda g: g * 0)
+
+
+def clone(input: Tensor, *, memory_format=None) -> Tensor:
+    """A copy that stays in the graph (CloneBackward0)."""
+    return apply(_clone, (input,))
+
+
+def to_dtype(input: Tensor, dtype) -> Tensor:
+    """Cast to ``dtype`` (ToCopyBackward0); grads are cast back."""
+    if input._data.dtype == dtype.np:
+        return input
+    if not dtype.is_floating_point and input._requires_grad:
+        from ..autograd import grad_mode
+
+        with grad_mode.no_grad():
+            return apply(_to_dtype, (input,), {"npd": dtype.np})
+    return apply(_to_dtype, (input,), {"npd": dtype.np})
+
+
+def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
+    """Copy ``src`` (broadcast, cast) into self in place; differentiable w.r.t. src."""
+    src = to_tensor(src)
+    try:
+        np.broadcast_to(src._data, self._data.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({self._data.shape[-1] if self._data.ndim else 1}) must match the size of "
+            f"tensor b ({src._data.shape[-1] if src._data.ndim else 1}) at non-singleton dimension "
+            f"{max(self._data.ndim - 1, 0)}") from None
+    if self._data.dtype.kind != "f" and src._requires_grad:
+        from ..autograd import grad_mode
+
+        with grad_mode.no_grad():
+            return apply_inplace(_copy, self, (src,))
+    return apply_inplace(_copy, self, (src,))
+
+
+def zero_(self: Tensor) -> Tensor:
+    """Fill with zeros in place."""
+    return apply_inplace(_zero, self, ())
+
+
+def fill_(self: Tensor, value) -> Tensor:
+    """Fill with ``value`` (a number or a 0-d tensor) in place."""
+    if isinstance(value, Tensor):
+        if value._data.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} dimensions.")
+        return apply_inplace(_fill_t, self, (value,))
+    return apply_inplace(_fill, self, (), {"value": value})

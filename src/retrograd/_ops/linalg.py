@@ -1,0 +1,148 @@
+"""Matrix products: matmul and the mm / mv / dot / bmm primitives it dispatches to."""
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ._common import binary_operands
+from ._registry import apply, primitive
+from .shape import squeeze, sum_to, transpose, unsqueeze
+
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer"]
+
+_mm = primitive("mm", lambda a, b: a @ b, node="MmBackward0",
+                a=lambda g, b: mm(g, t_(b)),
+                b=lambda g, a: mm(t_(a), g))
+_mv = primitive("mv", lambda a, b: a @ b, node="MvBackward0",
+                a=lambda g, b: outer(g, b),
+                b=lambda g, a: mv(t_(a), g))
+_dot = primitive("dot", lambda a, b: np.asarray(np.dot(a, b)), node="DotBackward0",
+                 a=lambda g, b: g * b,
+                 b=lambda g, a: g * a)
+_outer = primitive("outer", lambda a, b: np.outer(a, b), node="OuterBackward0",
+                   a=lambda g, b: mv(g, b),
+                   b=lambda g, a: mv(t_(g), a))
+# Batched products with broadcasting batch dims; grads are summed back by the engine.
+_bmm = primitive("matmul_batched", lambda a, b: np.matmul(a, b), node="BmmBackward0",
+                 a=lambda g, a_shape, b: sum_to(matmul(g, transpose(b, -1, -2)), a_shape),
+                 b=lambda g, b_shape, a: sum_to(matmul(transpose(a, -1, -2), g), b_shape))
+
+
+def t_(x: Tensor) -> Tensor:
+    return transpose(x, 0, 1)
+
+
+def _dims(x: Tensor) -> str:
+    return "x".join(str(s) for s in x._data.shape)
+
+
+def _same_dtype(a: Tensor, b: Tensor, name: str):
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
+                           if name == "mm" else
+                           f"expected scalar type {_tn(a)} but found {_tn(b)}")
+
+
+def _tn(x: Tensor) -> str:
+    from .._tensor import _scalar_type_name
+
+    return _scalar_type_name(x.dtype)
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    """Matrix product of two 2-d tensors."""
+    if input._data.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2._data.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if input._data.shape[1] != mat2._data.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(input)} and {_dims(mat2)})")
+    _same_dtype(input, mat2, "mm")
+    return apply(_mm, (input, mat2))
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """Matrix-vector product."""
+    if input._data.ndim != 2 or vec._data.ndim != 1 or input._data.shape[1] != vec._data.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({input._data.shape[0] if input._data.ndim else 0}), "
+                           f"mat ({_dims(input)}), vec ({vec._data.shape[0] if vec._data.ndim else 0})")
+    _same_dtype(input, vec, "mv")
+    return apply(_mv, (input, vec))
+
+
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """Inner product of two 1-d tensors."""
+    if input._data.ndim != 1 or tensor._data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
+    if input._data.shape != tensor._data.shape:
+        raise RuntimeError(
+            "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, "
+            "but got {} and {} elements respectively".format(input._data.shape[0], tensor._data.shape[0],
+                                                             input._data.shape[0], tensor._data.shape[0]))
+    _same_dtype(input, tensor, "dot")
+    return apply(_dot, (input, tensor))
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """Outer product of two vectors."""
+    return apply(_outer, (input.reshape(-1), vec2.reshape(-1)))
+
+
+ger = outer
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """Batched matrix product of two 3-d tensors with equal batch size."""
+    if input._data.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2._data.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if input._data.shape[0] != mat2._data.shape[0] or input._data.shape[2] != mat2._data.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{input._data.shape[0]}, "
+            f"{input._data.shape[2]}] but got: [{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+    return apply(_bmm, (input, mat2))
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """``@``: dot, mv, mm or batched products with broadcast batch dims, by rank.
+
+    >>> import retrograd as torch
+    >>> (torch.ones(2, 3) @ torch.ones(3)).shape
+    retrograd.Size([2])
+    """
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        input, other, _ = binary_operands(input, other, "matmul")
+    na, nb = input._data.ndim, other._data.ndim
+    if na == 0 or nb == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D")
+    if na == 1 and nb == 1:
+        return dot(input, other)
+    if na == 2 and nb == 1:
+        return mv(input, other)
+    if na == 1 and nb == 2:
+        if input._data.shape[0] != other._data.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{input._data.shape[0]} and {_dims(other)})")
+        return squeeze(mm(unsqueeze(input, 0), other), 0)
+    if na == 2 and nb == 2:
+        return mm(input, other)
+    # batched
+    a = unsqueeze(input, 0) if na == 1 else input
+    b = unsqueeze(other, -1) if nb == 1 else other
+    ka, kb = a._data.shape[-1], b._data.shape[-2]
+    if ka != kb:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a._data.shape[0]}, {ka}] but got: [{b._data.shape[0]}, {kb}].")
+    try:
+        np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+    except ValueError:
+        from ._common import broadcast_error
+
+        raise broadcast_error(a._data.shape[:-2], b._data.shape[:-2]) from None
+    _same_dtype(a, b, "bmm")
+    out = apply(_bmm, (a, b))
+    if na == 1:
+        out = squeeze(out, -2)
+    if nb == 1:
+        out = squeeze(out, -1)
+    return out

@@ -1,0 +1,404 @@
+"""Elementwise ops: the table entries (forward + rules) and their public functions.
+
+Rules are written in retrograd ops, so each derivative is differentiable again.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor
+from ._common import binary_operands, float_dtype_for, scalar_tensor
+from ._registry import apply, apply_inplace, primitive
+
+__all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative", "pow",
+           "exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs",
+           "absolute", "sign", "reciprocal", "square", "eq", "ne", "lt", "le", "gt", "ge",
+           "greater", "greater_equal", "less", "less_equal", "not_equal", "clamp", "clip",
+           "where", "zeros_like_grad"]
+
+_np_err = np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
+
+def _quiet(f):
+    """NumPy warns on log(0), 1/0 ...; PyTorch returns inf/nan silently."""
+    def fw(*a, **k):
+        with _np_err:
+            return f(*a, **k)
+    fw.__signature__ = __import__("inspect").signature(f)
+    return fw
+
+
+# ---------------------------------------------------------------- binary arithmetic
+_add = primitive("add", lambda a, b: a + b, node="AddBackward0",
+                 a=lambda g: g,
+                 b=lambda g: g)
+_add_alpha = primitive("add_alpha", lambda a, b, *, alpha: a + alpha * b, node="AddBackward0",
+                       a=lambda g: g,
+                       b=lambda g, alpha: g * alpha)
+_sub = primitive("sub", lambda a, b: a - b, node="SubBackward0",
+                 a=lambda g: g,
+                 b=lambda g: -g)
+_sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: a - alpha * b, node="SubBackward0",
+                       a=lambda g: g,
+                       b=lambda g, alpha: g * -alpha)
+_rsub = primitive("rsub", lambda a, b: b - a, node="RsubBackward1",
+                  a=lambda g: -g,
+                  b=lambda g: g)
+_mul = primitive("mul", lambda a, b: a * b, node="MulBackward0",
+                 a=lambda g, b: g * b,
+                 b=lambda g, a: g * a)
+_div = primitive("div", _quiet(lambda a, b: a / b), node="DivBackward0",
+                 a=lambda g, b: g / b,
+                 b=lambda g, a, b: -g * a / (b * b))
+_neg = primitive("neg", lambda a: -a, node="NegBackward0", a=lambda g: -g)
+
+
+def _bool_sub_check(a: Tensor, b: Tensor) -> None:
+    if a._data.dtype.kind == "b" and b._data.dtype.kind == "b":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+
+
+def add(input, other, *, alpha=1, out=None) -> Tensor:
+    """input + alpha * other, with broadcasting and type promotion.
+
+    >>> import retrograd as torch
+    >>> torch.add(torch.tensor([1., 2.]), 1)
+    tensor([2., 3.])
+    """
+    a, b, cast = binary_operands(input, other, "add")
+    if alpha != 1:
+        return _out(apply(_add_alpha, (a, b), {"alpha": alpha}, cast), out)
+    return _out(apply(_add, (a, b), None, cast), out)
+
+
+def sub(input, other, *, alpha=1, out=None) -> Tensor:
+    """input - alpha * other."""
+    a, b, cast = binary_operands(input, other, "sub")
+    _bool_sub_check(a, b)
+    if alpha != 1:
+        return _out(apply(_sub_alpha, (a, b), {"alpha": alpha}, cast), out)
+    return _out(apply(_sub, (a, b), None, cast), out)
+
+
+subtract = sub
+
+
+def rsub(input, other, *, alpha=1) -> Tensor:
+    """other - alpha * input (what ``2 - x`` calls)."""
+    a, b, cast = binary_operands(input, other, "rsub")
+    if alpha != 1:
+        a = a * alpha
+    return apply(_rsub, (a, b), None, cast)
+
+
+def mul(input, other, *, out=None) -> Tensor:
+    """Elementwise product with broadcasting."""
+    a, b, cast = binary_operands(input, other, "mul")
+    return _out(apply(_mul, (a, b), None, cast), out)
+
+
+multiply = mul
+
+
+def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
+    """True division (integers give floats) or ``rounding_mode='trunc'|'floor'``."""
+    a, b, cast = binary_operands(input, other, "div")
+    if rounding_mode is not None:
+        from .pointwise_more import _rounded_div
+
+        return _out(_rounded_div(a, b, cast, rounding_mode), out)
+    rt = cast or a.dtype
+    if not rt.is_floating_point:
+        cast = D.get_default_dtype()
+    return _out(apply(_div, (a, b), None, cast), out)
+
+
+divide = div
+true_divide = div
+
+
+def neg(input, *, out=None) -> Tensor:
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                           "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    return _out(apply(_neg, (input,)), out)
+
+
+negative = neg
+
+
+def _out(result: Tensor, out: Tensor | None) -> Tensor:
+    """``out=`` arguments: copy the result into ``out`` (resizing as PyTorch does)."""
+    if out is None:
+        return result
+    if out._data.shape != result._data.shape:
+        out._data = np.empty(result._data.shape, dtype=out._data.dtype)
+    return out.copy_(result)
+
+
+# ---------------------------------------------------------------- pow
+_pow = primitive("pow", _quiet(lambda a, b: np.power(a, b)), node="PowBackward1",
+                 a=lambda g, a, b: g * b * pow(a, b - 1),
+                 b=lambda g, a, b, out: g * where(a == 0, scalar_tensor(0, out.dtype) * out, out * log(a)))
+
+
+def _pow_scalar_fw(a, *, exponent):
+    if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    with _np_err:
+        r = np.power(a, exponent)
+    return r.astype(a.dtype, copy=False) if a.dtype.kind in "fiu" else r
+
+
+_pow_scalar = primitive("pow_scalar", _pow_scalar_fw, node="PowBackward0",
+                        a=lambda g, a, exponent: g * (exponent * pow(a, exponent - 1)) if exponent != 0
+                        else g * 0)
+_rpow_scalar = primitive("rpow_scalar", _quiet(lambda a, *, base: np.power(np.asarray(base, a.dtype), a)),
+                         node="PowBackward2",
+                         a=lambda g, out, base: g * out * float(np.log(base)) if base != 0 else g * 0)
+
+
+def pow(input, exponent, *, out=None) -> Tensor:
+    """input ** exponent; either side may be a Python number.
+
+    >>> import retrograd as torch
+    >>> torch.pow(torch.tensor([1., 2.]), 2)
+    tensor([1., 4.])
+    """
+    if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        if isinstance(exponent, (bool, np.bool_)):
+            exponent = int(exponent)
+        cast = None
+        if isinstance(exponent, float) and input._data.dtype.kind in "iub":
+            cast = D.get_default_dtype()
+        elif input._data.dtype.kind == "b":
+            cast = D.int64
+        if isinstance(exponent, np.generic):
+            exponent = exponent.item()
+        return _out(apply(_pow_scalar, (input,), {"exponent": exponent}, cast), out)
+    if not isinstance(input, Tensor):
+        rt = D.result_type(input, exponent)
+        cast = rt if rt.np != exponent._data.dtype else None
+        return _out(apply(_rpow_scalar, (exponent,), {"base": input}, cast), out)
+    a, b, cast = binary_operands(input, exponent, "pow")
+    return _out(apply(_pow, (a, b), None, cast), out)
+
+
+# ---------------------------------------------------------------- unary
+def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True):
+    op = primitive(name, _quiet(fw), node=node, a=rule)
+
+    def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+        cast = float_dtype_for(input) if float_only else None
+        return _out(apply(op, (input,), None, cast), out)
+
+    fn.__name__ = name
+    fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise {name}; differentiable (backward node {op.node_name})."
+    fn.op = op
+    return fn
+
+
+exp = _unary("exp", lambda a: np.exp(a), lambda g, out: g * out)
+log = _unary("log", lambda a: np.log(a), lambda g, a: g / a)
+sqrt = _unary("sqrt", lambda a: np.sqrt(a), lambda g, out: g / (2 * out))
+sin = _unary("sin", lambda a: np.sin(a), lambda g, a: g * cos(a))
+cos = _unary("cos", lambda a: np.cos(a), lambda g, a: -g * sin(a))
+tan = _unary("tan", lambda a: np.tan(a), lambda g, out: g * (1 + out * out))
+tanh = _unary("tanh", lambda a: np.tanh(a), lambda g, out: g * (1 - out * out))
+sigmoid = _unary("sigmoid", lambda a: _sigmoid_np(a), lambda g, out: g * out * (1 - out))
+reciprocal = _unary("reciprocal", lambda a: 1 / a, lambda g, out: -g * out * out)
+relu = _unary("relu", lambda a: np.maximum(a, 0).astype(a.dtype, copy=False),
+              lambda g, out: g * (out > 0), float_only=False)
+abs = _unary("abs", lambda a: np.abs(a), lambda g, a: g * sign(a), float_only=False)
+absolute = abs
+sign = _unary("sign", lambda a: np.sign(a) if a.dtype.kind != "b" else a.copy(),
+              lambda g: g * 0, float_only=False)
+square = None  # defined below as a composite
+
+
+def square(input: Tensor) -> Tensor:  # noqa: F811 - torch.square is pow(x, 2)
+    """input ** 2 (backward node PowBackward0, as in PyTorch)."""
+    return pow(input, 2)
+
+
+def _sigmoid_np(a):
+    # Numerically stable on both tails.
+    out = np.empty_like(a)
+    pos = a >= 0
+    out[pos] = 1 / (1 + np.exp(-a[pos]))
+    e = np.exp(a[~pos])
+    out[~pos] = e / (1 + e)
+    return out
+
+
+# ---------------------------------------------------------------- comparisons (no grad)
+def _cmp(name: str, f):
+    op = primitive(name, lambda a, b: f(a, b))
+
+    def fn(input, other, *, out=None) -> Tensor:
+        a, b, cast = binary_operands(input, other, name)
+        return _out(apply(op, (a, b), None, cast), out)
+
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise ``{name}`` comparison; returns a bool tensor."
+    return fn
+
+
+eq = _cmp("eq", np.equal)
+ne = _cmp("ne", np.not_equal)
+lt = _cmp("lt", np.less)
+le = _cmp("le", np.less_equal)
+gt = _cmp("gt", np.greater)
+ge = _cmp("ge", np.greater_equal)
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+# ---------------------------------------------------------------- where / clamp
+_where = primitive("where", lambda cond, a, b: np.where(cond, a, b), node="WhereBackward0",
+                   a=lambda g, cond: g * cond,
+                   b=lambda g, cond: g * logical_not_t(cond))
+
+
+def logical_not_t(cond: Tensor) -> Tensor:
+    return Tensor._wrap(np.logical_not(cond._data), False, None, 0)
+
+
+def where(condition, input=None, other=None, *, out=None):
+    """``where(cond, x, y)`` picks from x where cond else y; ``where(cond)`` = nonzero(as_tuple)."""
+    if input is None and other is None:
+        from .indexing import nonzero
+
+        return nonzero(condition, as_tuple=True)
+    from ._common import to_tensor
+
+    cond = to_tensor(condition)
+    if cond._data.dtype.kind != "b":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {cond.dtype.name.capitalize()}")
+    a, b, cast = binary_operands(input, other, "where")
+    if cast is not None and (not a.requires_grad and not b.requires_grad):
+        pass
+    return _out(apply(_where, (cond, a, b), None, None if cast is None else cast) if cast is None
+                else _where_cast(cond, a, b, cast), out)
+
+
+def _where_cast(cond, a, b, cast):
+    a = a.to(cast) if a.dtype is not cast else a
+    b = b.to(cast) if b.dtype is not cast else b
+    return apply(_where, (cond, a, b))
+
+
+def _clamp_fw(a, *, min, max):
+    with _np_err:
+        r = a
+        if min is not None:
+            r = np.maximum(r, min)
+        if max is not None:
+            r = np.minimum(r, max)
+        # torch propagates NaN from the input
+        return np.where(np.isnan(a), a, r).astype(a.dtype, copy=False) if a.dtype.kind == "f" else np.asarray(r, a.dtype)
+
+
+_clamp = primitive("clamp", _clamp_fw, node="ClampBackward1",
+                   a=lambda g, a, min, max: g * _clamp_mask(a, min, max))
+
+
+def _clamp_mask(a: Tensor, lo, hi) -> Tensor:
+    d = a._data
+    m = np.ones(d.shape, dtype=bool)
+    if lo is not None:
+        m &= d >= lo
+    if hi is not None:
+        m &= d <= hi
+    return Tensor._wrap(m, False, None, 0)
+
+
+def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
+    """Limit values to [min, max]; scalar or tensor bounds."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        from .pointwise_more import _clamp_tensor
+
+        return _out(_clamp_tensor(input, min, max), out)
+    return _out(apply(_clamp, (input,), {"min": min, "max": max}), out)
+
+
+clip = clamp
+
+
+def zeros_like_grad(t: Tensor) -> Tensor:
+    return Tensor._wrap(np.zeros_like(t._data), False, None, 0)
+
+
+# ---------------------------------------------------------------- in-place variants
+def _inplace_binary(op_plain, op_alpha=None, name=""):
+    def fn(self: Tensor, other, *, alpha=1) -> Tensor:
+        a, b, cast = binary_operands(self, other, name)
+        if alpha != 1:
+            return apply_inplace(op_alpha, self, (b,), {"alpha": alpha})
+        return apply_inplace(op_plain, self, (b,))
+    fn.__name__ = name
+    return fn
+
+
+add_ = _inplace_binary(_add, _add_alpha, "add_")
+sub_ = _inplace_binary(_sub, _sub_alpha, "sub_")
+
+
+def mul_(self: Tensor, other) -> Tensor:
+    a, b, cast = binary_operands(self, other, "mul_")
+    return apply_inplace(_mul, self, (b,))
+
+
+def div_(self: Tensor, other, *, rounding_mode=None) -> Tensor:
+    if rounding_mode is not None:
+        return self.copy_(div(self, other, rounding_mode=rounding_mode)) if not self.requires_grad \
+            else _rebind(self, div(self, other, rounding_mode=rounding_mode))
+    a, b, cast = binary_operands(self, other, "div_")
+    return apply_inplace(_div, self, (b,))
+
+
+def neg_(self: Tensor) -> Tensor:
+    return apply_inplace(_neg, self, ())
+
+
+def pow_(self: Tensor, exponent) -> Tensor:
+    if isinstance(exponent, Tensor):
+        return apply_inplace(_pow, self, (exponent,))
+    return apply_inplace(_pow_scalar, self, (), {"exponent": exponent})
+
+
+def clamp_(self: Tensor, min=None, max=None) -> Tensor:
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _rebind(self, clamp(self, min, max))
+    return apply_inplace(_clamp, self, (), {"min": min, "max": max})
+
+
+clip_ = clamp_
+
+
+def _rebind(self: Tensor, result: Tensor) -> Tensor:
+    """Generic in-place: compute out of place, then copy_ the result into self."""
+    return self.copy_(result)
+
+
+def _unary_inplace(fn):
+    op = fn.op
+
+    def f(self: Tensor) -> Tensor:
+        return apply_inplace(op, self, ())
+    f.__name__ = fn.__name__ + "_"
+    return f
+
+
+exp_, log_, sqrt_, sin_, cos_, tan_, tanh_, sigmoid_, reciprocal_, relu_, abs_, sign_ = (
+    _unary_inplace(f) for f in (exp, log, sqrt, sin, cos, tan, tanh, sigmoid, reciprocal, relu, abs, sign))
+
+__all__ += ["add_", "sub_", "mul_", "div_", "neg_", "pow_", "clamp_", "clip_", "exp_", "log_",
+            "sqrt_", "sin_", "cos_", "tan_", "tanh_", "sigmoid_", "reciprocal_", "relu_", "abs_",
+            "sign_", "subtract", "multiply", "divide"]

@@ -1,0 +1,85 @@
+"""Reductions: sum and mean (more families are added beside them)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor
+from ._common import wrap_dims
+from ._registry import apply, primitive
+from .shape import expand, reshape
+
+__all__ = ["sum", "mean", "unsqueeze_dims"]
+
+
+def unsqueeze_dims(g: Tensor, dims: tuple, keepdim: bool, in_shape) -> Tensor:
+    """Put reduced dims back (size 1) so ``g`` broadcasts against the input again."""
+    if keepdim or not dims:
+        return g
+    shape = list(g._data.shape)
+    for d in sorted(dims):
+        shape.insert(d, 1)
+    return reshape(g, tuple(shape))
+
+
+def _sum_dtype(a: np.ndarray):
+    # Integer and bool sums accumulate in int64, as in PyTorch.
+    return np.int64 if a.dtype.kind in "iub" else None
+
+
+_sum_all = primitive("sum", lambda a: np.asarray(a.sum(dtype=_sum_dtype(a))), node="SumBackward0",
+                     a=lambda g, a_shape: expand(g, a_shape))
+_sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(a.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(a))),
+                     node="SumBackward1",
+                     a=lambda g, a_shape, dims, keepdim: expand(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape))
+
+
+def _mean_fw(a):
+    return np.asarray(a.mean(), dtype=a.dtype)
+
+
+_mean_all = primitive("mean", _mean_fw, node="MeanBackward0",
+                      a=lambda g, a_shape: expand(g, a_shape) / _numel(a_shape))
+_mean_dim = primitive("mean_dim", lambda a, *, dims, keepdim: np.asarray(a.mean(axis=dims, keepdims=keepdim), dtype=a.dtype),
+                      node="MeanBackward1",
+                      a=lambda g, a_shape, dims, keepdim: expand(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape)
+                      / _numel([a_shape[d] for d in dims]))
+
+
+def _numel(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _cast_for(input: Tensor, dtype):
+    if dtype is None:
+        return None
+    return dtype
+
+
+def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Sum of all elements, or over ``dim`` (int or tuple); integers sum in int64.
+
+    >>> import retrograd as torch
+    >>> torch.tensor([[1., 2.], [3., 4.]]).sum(0)
+    tensor([4., 6.])
+    """
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and False):
+        return apply(_sum_all, (input,), None, _cast_for(input, dtype))
+    dims = wrap_dims(dim, input._data.ndim)
+    return apply(_sum_dim, (input,), {"dims": dims, "keepdim": bool(keepdim)}, _cast_for(input, dtype))
+
+
+def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Mean of all elements or over ``dim``; floating point only, like PyTorch."""
+    dt = dtype or input.dtype
+    if not dt.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+            f"dtype. Got: {D._by_name(input.dtype.name).name.capitalize() if input.dtype.name != 'int64' else 'Long'}")
+    if dim is None:
+        return apply(_mean_all, (input,), None, dtype)
+    dims = wrap_dims(dim, input._data.ndim)
+    return apply(_mean_dim, (input,), {"dims": dims, "keepdim": bool(keepdim)}, dtype)

@@ -1,0 +1,339 @@
+"""Shape and view ops (reshape, transpose, expand, squeeze, sum_to, slicing).
+
+View ops return tensors that share memory and the version counter with their input
+(``_base`` is set), as PyTorch's views do.  Duals point at each other:
+expand <-> sum_to, select <-> select_backward, slice <-> slice_backward.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ._common import parse_shape, shape_str, wrap_dim, wrap_dims
+from ._registry import apply, primitive
+
+__all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute", "expand",
+           "expand_as", "unsqueeze", "squeeze", "sum_to", "select", "narrow", "flatten",
+           "contiguous", "view_as", "reshape_as", "movedim", "moveaxis", "slice_dim"]
+
+
+def _as_view(out: Tensor, base: Tensor) -> Tensor:
+    """Mark ``out`` as a view of ``base`` when NumPy gave a view (shares memory)."""
+    if out._data.base is not None and np.shares_memory(out._data, base._data) if out._data.size else False:
+        out._vc = base._vc
+        out._base = base._base if base._base is not None else base
+    return out
+
+
+def _sum_to_fw(a, *, shape):
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
+    r = a.sum(axis=axes, keepdims=True) if axes else a
+    return np.asarray(r).reshape(shape) if lead or r.shape != tuple(shape) else np.asarray(r)
+
+
+_sum_to = primitive("sum_to", _sum_to_fw, node="SumBackward1",
+                    a=lambda g, a_shape: expand(g, a_shape))
+_expand = primitive("expand", lambda a, *, shape: np.broadcast_to(a, shape), node="ExpandBackward0",
+                    a=lambda g, a_shape: sum_to(g, a_shape))
+
+
+def sum_to(input: Tensor, shape) -> Tensor:
+    """Sum ``input`` down to ``shape`` (the reverse of broadcasting)."""
+    shape = tuple(shape)
+    if input._data.shape == shape:
+        return input
+    return apply(_sum_to, (input,), {"shape": shape})
+
+
+def expand(input: Tensor, *sizes) -> Tensor:
+    """A broadcast view of ``input`` with ``sizes`` (-1 keeps a dim)."""
+    sizes = parse_shape(sizes)
+    src = input._data.shape
+    if len(sizes) < len(src):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{[{', '.join(map(str, src))}]}}, size=[{', '.join(map(str, sizes))}]): the "
+            "number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})"
+            .format(len(sizes), len(src)))
+    lead = len(sizes) - len(src)
+    target = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, non-existing dimension {i}")
+            target.append(s)
+            continue
+        cur = src[i - lead]
+        if s == -1:
+            target.append(cur)
+        elif cur == 1 or cur == s:
+            target.append(s)
+        else:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at non-singleton "
+                f"dimension {i}.  Target sizes: {shape_str(sizes)}.  Tensor sizes: {shape_str(src)}")
+    target = tuple(target)
+    if target == src and False:
+        return input
+    return _as_view(apply(_expand, (input,), {"shape": target}), input)
+
+
+def expand_as(input: Tensor, other: Tensor) -> Tensor:
+    return expand(input, other.shape)
+
+
+def _infer_shape(shape, numel: int) -> tuple:
+    shape = list(shape)
+    neg = [i for i, s in enumerate(shape) if s == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s != -1:
+            if s < 0:
+                raise RuntimeError(f"invalid shape dimension {s}")
+            known *= s
+    if neg:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {numel}")
+        shape[neg[0]] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+_view = primitive("view", lambda a, *, shape: a.reshape(shape), node="ViewBackward0",
+                  a=lambda g, a_shape: reshape(g, a_shape))
+_unsafe_view = primitive("reshape_copy", lambda a, *, shape: a.reshape(shape), node="UnsafeViewBackward0",
+                         a=lambda g, a_shape: reshape(g, a_shape))
+
+
+def view(input: Tensor, *shape) -> Tensor:
+    """Same data, new shape; fails (like PyTorch) when the memory layout does not allow it."""
+    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
+        from .. import _dtype as D
+
+        if isinstance(shape[0], D.dtype):
+            return _view_dtype(input, shape[0])
+    shape = _infer_shape(parse_shape(shape), input._data.size)
+    if not _viewable(input._data, shape):
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension "
+            "spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return _as_view(apply(_view, (input,), {"shape": shape}), input)
+
+
+def _viewable(a: np.ndarray, shape) -> bool:
+    if a.flags.c_contiguous or a.size <= 1:
+        return True
+    try:
+        v = a.view()
+        v.shape = shape  # NumPy refuses exactly when a copy would be needed
+        return True
+    except AttributeError:
+        return False
+
+
+def _view_dtype(input: Tensor, dtype) -> Tensor:
+    return Tensor._wrap(input._data.view(dtype.np), False, None, 0, input._vc)
+
+
+def reshape(input: Tensor, *shape) -> Tensor:
+    """A view when possible, else a copy (backward node ViewBackward0 / UnsafeViewBackward0)."""
+    shape = _infer_shape(parse_shape(shape), input._data.size)
+    if _viewable(input._data, shape):
+        return _as_view(apply(_view, (input,), {"shape": shape}), input)
+    return apply(_unsafe_view, (contiguous(input) if False else input,), {"shape": shape})
+
+
+def view_as(input: Tensor, other: Tensor) -> Tensor:
+    return view(input, other.shape)
+
+
+def reshape_as(input: Tensor, other: Tensor) -> Tensor:
+    return reshape(input, other.shape)
+
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Merge dims start_dim..end_dim into one."""
+    shp = input._data.shape
+    if not shp:
+        return reshape(input, (1,))
+    s = wrap_dim(start_dim, len(shp))
+    e = wrap_dim(end_dim, len(shp))
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    n = 1
+    for d in shp[s:e + 1]:
+        n *= d
+    return reshape(input, shp[:s] + (n,) + shp[e + 1:])
+
+
+_transpose = primitive("transpose", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1),
+                       node="TransposeBackward0",
+                       a=lambda g, dim0, dim1: transpose(g, dim0, dim1))
+_t = primitive("t", lambda a: a.T, node="TBackward0", a=lambda g: t(g))
+_permute = primitive("permute", lambda a, *, dims: np.transpose(a, dims), node="PermuteBackward0",
+                     a=lambda g, dims: permute(g, tuple(np.argsort(dims).tolist())))
+
+
+def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap two dims (a view)."""
+    n = input._data.ndim
+    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
+    return _as_view(apply(_transpose, (input,), {"dim0": d0, "dim1": d1}), input)
+
+
+swapaxes = swapdims = transpose
+
+
+def t(input: Tensor) -> Tensor:
+    """Transpose of a tensor with at most 2 dims."""
+    if input._data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input._data.ndim}D")
+    return _as_view(apply(_t, (input,)), input)
+
+
+def permute(input: Tensor, *dims) -> Tensor:
+    """Reorder dims (a view)."""
+    dims = parse_shape(dims)
+    n = input._data.ndim
+    if len(dims) != n:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
+            f"the desired ordering of dimensions i.e. input.dim() = {n} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(wrap_dim(d, n) for d in dims)
+    if len(set(dims)) != n:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _as_view(apply(_permute, (input,), {"dims": dims}), input)
+
+
+def movedim(input: Tensor, source, destination) -> Tensor:
+    n = input._data.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [wrap_dim(s, n) for s in src]
+    dst = [wrap_dim(d, n) for d in dst]
+    order = [i for i in range(n) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute(input, order)
+
+
+moveaxis = movedim
+
+_unsqueeze = primitive("unsqueeze", lambda a, *, dim: np.expand_dims(a, dim), node="UnsqueezeBackward0",
+                       a=lambda g, dim: squeeze(g, dim))
+_squeeze = primitive("squeeze", lambda a: a.reshape([s for s in a.shape if s != 1]), node="SqueezeBackward0",
+                     a=lambda g, a_shape: reshape(g, a_shape))
+_squeeze_dims = primitive("squeeze_dims", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward1",
+                          a=lambda g, a_shape: reshape(g, a_shape))
+
+
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
+    """Insert a size-1 dim at ``dim`` (a view)."""
+    d = wrap_dim(dim, input._data.ndim + 1)
+    return _as_view(apply(_unsqueeze, (input,), {"dim": d}), input)
+
+
+def squeeze(input: Tensor, dim=None) -> Tensor:
+    """Remove size-1 dims (all, or only ``dim``)."""
+    shp = input._data.shape
+    if dim is None:
+        return _as_view(apply(_squeeze, (input,)), input)
+    dims = wrap_dims(dim, len(shp)) if shp else ()
+    dims = tuple(d for d in dims if shp[d] == 1)
+    return _as_view(apply(_squeeze_dims, (input,), {"dims": dims}), input)
+
+
+def contiguous(input: Tensor, memory_format=None) -> Tensor:
+    """Self when already contiguous; else a contiguous copy (CloneBackward0)."""
+    if input._data.flags.c_contiguous:
+        return input
+    from .convert import clone
+
+    return clone(input)
+
+
+# ---------------------------------------------------------------- select / slice (basic indexing)
+def _select_bw_fw(g, *, shape, dim, index):
+    out = np.zeros(shape, dtype=g.dtype)
+    idx = [slice(None)] * len(shape)
+    idx[dim] = index
+    out[tuple(idx)] = g
+    return out
+
+
+def _select_fw(a, *, dim, index):
+    idx = [slice(None)] * a.ndim
+    idx[dim] = index
+    return a[tuple(idx)]
+
+
+_select = primitive("select", _select_fw, node="SelectBackward0",
+                    a=lambda g, a_shape, dim, index: _sel_bw(g, a_shape, dim, index))
+_select_backward = primitive("select_backward", _select_bw_fw, node="SelectBackwardBackward0",
+                             g=lambda g, dim, index: select(g, dim, index))
+
+
+def _sel_bw(g, shape, dim, index):
+    return apply(_select_backward, (g,), {"shape": shape, "dim": dim, "index": index})
+
+
+def select(input: Tensor, dim: int, index: int) -> Tensor:
+    """The slice at ``index`` along ``dim`` (a view with one dim fewer)."""
+    shp = input._data.shape
+    if not shp:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, len(shp))
+    size = shp[d]
+    i = int(index)
+    if i < -size or i >= size:
+        raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
+    return _as_view(apply(_select, (input,), {"dim": d, "index": i % size}), input)
+
+
+def _slice_fw(a, *, dim, start, stop, step):
+    idx = [slice(None)] * a.ndim
+    idx[dim] = slice(start, stop, step)
+    return a[tuple(idx)]
+
+
+def _slice_bw_fw(g, *, shape, dim, start, stop, step):
+    out = np.zeros(shape, dtype=g.dtype)
+    idx = [slice(None)] * len(shape)
+    idx[dim] = slice(start, stop, step)
+    out[tuple(idx)] = g
+    return out
+
+
+_slice = primitive("slice", _slice_fw, node="SliceBackward0",
+                   a=lambda g, a_shape, dim, start, stop, step: apply(
+                       _slice_backward, (g,), {"shape": a_shape, "dim": dim, "start": start, "stop": stop, "step": step}))
+_slice_backward = primitive("slice_backward", _slice_bw_fw, node="SliceBackwardBackward0",
+                            g=lambda g, dim, start, stop, step: slice_dim(g, dim, start, stop, step))
+
+
+def slice_dim(input: Tensor, dim: int, start, stop, step: int = 1) -> Tensor:
+    """input[..., start:stop:step, ...] along ``dim`` (a view)."""
+    if step is not None and step <= 0:
+        raise ValueError("step must be greater than zero")
+    d = wrap_dim(dim, input._data.ndim)
+    start, stop, step = slice(start, stop, step).indices(input._data.shape[d])
+    return _as_view(apply(_slice, (input,), {"dim": d, "start": start, "stop": max(stop, start), "step": step}),
+                    input)
+
+
+def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """``length`` elements from ``start`` along ``dim`` (a view)."""
+    d = wrap_dim(dim, input._data.ndim)
+    size = input._data.shape[d]
+    if isinstance(start, Tensor):
+        start = int(start.item())
+    if start < 0:
+        start += size
+    if start < 0 or start + length > size or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return slice_dim(input, d, start, start + length, 1)

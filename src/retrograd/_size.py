@@ -1,0 +1,92 @@
+"""``Size`` (a tuple that prints like torch.Size) and ``device`` (always the CPU)."""
+from __future__ import annotations
+
+__all__ = ["Size", "device"]
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple of ints, printed as ``retrograd.Size([2, 3])``.
+
+    >>> import retrograd as torch
+    >>> torch.ones(2, 3).shape == (2, 3)
+    True
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"retrograd.Size([{', '.join(str(d) for d in self)}])"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+    def __getitem__(self, item):
+        r = super().__getitem__(item)
+        return Size(r) if isinstance(item, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+    def __reduce__(self):
+        return (Size, (tuple(self),))
+
+
+class device:
+    """A device; retrograd computes on the CPU only.  ``device('cpu')``, ``device('cpu', 0)``."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type: "str | device" = "cpu", index: int | None = None) -> None:  # noqa: A002
+        if isinstance(type, device):
+            self.type, self.index = type.type, type.index
+            return
+        if isinstance(type, int):
+            raise RuntimeError("retrograd runs on the CPU only; there is no device with an index")
+        name, _, idx = str(type).partition(":")
+        if name not in ("cpu", "cuda", "mps", "meta"):
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+                f"xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: {type}")
+        self.type = name
+        self.index = int(idx) if idx else index
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+
+CPU = device("cpu")
+
+
+def check_device(dev) -> None:
+    """Accept any spelling of the CPU; refuse accelerators with torch's message."""
+    if dev is None:
+        return
+    d = dev if isinstance(dev, device) else device(dev)
+    if d.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if d.type == "mps":
+        raise RuntimeError("retrograd runs on the CPU only; the MPS backend is not available")

@@ -1,0 +1,612 @@
+"""class Tensor: NumPy data plus the autograd state PyTorch users know.
+
+Math methods are not written here: ``_tensor_methods.py`` binds each op-table function
+as a method in one line.  This file holds the data model, the autograd attributes,
+conversions and printing.
+"""
+from __future__ import annotations
+
+import warnings
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _dtype as D
+from ._size import CPU, Size, check_device, device
+from .autograd import grad_mode
+from .utils.hooks import HookDict, RemovableHandle
+
+__all__ = ["Tensor"]
+
+_ndarray = np.ndarray
+_asarray = np.asarray
+_state = grad_mode.state
+
+_SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                 "bfloat16": "BFloat16"}
+
+
+def _scalar_type_name(d: D.dtype) -> str:
+    return _SCALAR_NAMES[d.name]
+
+
+def _legacy_type_name(npd) -> str:
+    return f"torch.{_SCALAR_NAMES[D.from_numpy_dtype(npd).name]}Tensor"
+
+
+NONLEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+
+
+def check_inplace(target: "Tensor", others: tuple = ()) -> None:
+    """PyTorch's refusals of in-place writes that would corrupt the graph."""
+    if target._inference_flag() and not _state.inference:
+        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed."
+                           "You can make a clone to get a normal tensor before doing inplace update."
+                           "See https://github.com/pytorch/rfcs/pull/17 for more details.")
+    if not _state.enabled:
+        return
+    if target._requires_grad and target._grad_fn is None:
+        if target._base is not None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if target._base is not None:
+        from ._views import check_view_inplace
+
+        check_view_inplace(target)
+
+
+class Tensor:
+    """A multi-dimensional array that records the operations applied to it.
+
+    >>> import retrograd as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> (x * x).sum().backward()
+    >>> x.grad
+    tensor([2., 4.])
+    """
+
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_accum",
+                 "_base", "_retains_grad", "_hooks", "__weakref__", "__dict__")
+
+    __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operators
+
+    # ------------------------------------------------------------------ construction
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
+    def __init__(self, *args, dtype=None, device=None, requires_grad: bool = False) -> None:
+        # Legacy ``torch.Tensor(data)`` / ``torch.Tensor(2, 3)``: float32 by default.
+        check_device(device)
+        dt = dtype or D.get_default_dtype()
+        if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
+            a = args[0]
+            data = _asarray(a._data if isinstance(a, Tensor) else a).astype(dt.np, copy=not isinstance(a, Tensor))
+        elif args and all(isinstance(a, (int, np.integer)) for a in args):
+            data = np.zeros(tuple(int(a) for a in args), dtype=dt.np)
+        elif len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+            data = _asarray(args[0], dtype=dt.np)
+        else:
+            data = np.zeros((0,), dtype=dt.np)
+        self._init(data, requires_grad)
+
+    def _init(self, data, requires_grad=False) -> None:
+        self._data = data
+        self._requires_grad = False
+        self._grad_fn = None
+        self._output_nr = 0
+        self._grad = None
+        self._vc = [0]
+        self._accum = None
+        self._base = None
+        self._retains_grad = False
+        self._hooks = None
+        if requires_grad:
+            self.requires_grad_(True)
+
+    @staticmethod
+    def _wrap(data, requires_grad: bool, grad_fn, output_nr: int, vc=None) -> "Tensor":
+        """The fast constructor every op uses (no validation)."""
+        t = _new(Tensor)
+        t._data = data if type(data) is _ndarray else _asarray(data)
+        t._requires_grad = requires_grad
+        t._grad_fn = grad_fn
+        t._output_nr = output_nr
+        t._grad = None
+        t._vc = vc if vc is not None else [0]
+        t._accum = None
+        t._base = None
+        t._retains_grad = False
+        t._hooks = None
+        if _state.inference:
+            t.__dict__["_inference"] = True
+        return t
+
+    # ------------------------------------------------------------------ basic properties
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[self._wrap_dim(dim)]
+
+    def _wrap_dim(self, dim: int, ndim: int | None = None) -> int:
+        n = self._data.ndim if ndim is None else ndim
+        lo, hi = (-n, n - 1) if n else (-1, 0)
+        if not isinstance(dim, (int, np.integer)) or dim < lo or dim > hi:
+            if not isinstance(dim, (int, np.integer)):
+                raise TypeError(f"dim must be an int, got {type(dim).__name__}")
+            raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+        return dim % n if n else 0
+
+    @property
+    def dtype(self) -> D.dtype:
+        return D.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self) -> device:
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def is_sparse(self) -> bool:
+        return False
+
+    @property
+    def is_quantized(self) -> bool:
+        return False
+
+    @property
+    def is_meta(self) -> bool:
+        return False
+
+    @property
+    def layout(self):
+        return "strided"
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    def stride(self, dim: int | None = None):
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        return st if dim is None else st[self._wrap_dim(dim)]
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return False
+
+    def is_signed(self) -> bool:
+        return self.dtype.is_signed
+
+    def data_ptr(self) -> int:
+        return self._data.__array_interface__["data"][0]
+
+    def get_device(self) -> int:
+        return -1
+
+    # ------------------------------------------------------------------ autograd attributes
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a "
+                    "computed variable in a subgraph that doesn't require differentiation use "
+                    "var_no_grad = var.detach().")
+            return self
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        if requires_grad and self._inference_flag() and not _state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def grad(self) -> "Tensor | None":
+        if self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: "Tensor | None") -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '[{', '.join(map(str, value._data.shape))}]' to a "
+                    f"tensor of size '[{', '.join(map(str, self._data.shape))}]'. Please ensure that the gradient "
+                    "and the tensor are the same size")
+            if value._data.dtype != self._data.dtype:
+                names = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int"}
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{names.get(value.dtype.name, value.dtype.name)}' to a tensor "
+                    f"with grad_dtype '{_scalar_type_name(self.dtype)}'. The gradient must match the tensor's grad_dtype "
+                    "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a "
+                    "specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the "
+                    "dtypes of a tensor and its gradient may break downstream systems that assume they match.")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf tensor's gradient in ``.grad`` after backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        node = self._grad_fn
+        if node._retains is None:
+            node._retains = {}
+        node._retains[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    def _vc_shared(self) -> bool:
+        return self._base is not None
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    def _grad_accumulator(self):
+        """This leaf's AccumulateGrad node (made on demand, held weakly like PyTorch)."""
+        acc = self._accum() if self._accum is not None else None
+        if acc is None:
+            from .autograd.graph import AccumulateGrad
+
+            acc = AccumulateGrad(self)
+            self._accum = weakref.ref(acc)
+            if self._hooks:
+                # Hooks live on the tensor; the sink runs them before accumulating.
+                acc._tensor_pre_hooks = {0: self._hooks}
+                self.__dict__["_accum_strong"] = acc
+        return acc
+
+    def _accum_node(self):
+        return self._accum() if self._accum is not None else None
+
+    def _inference_flag(self) -> bool:
+        try:
+            return self.__dict__.get("_inference", False)
+        except AttributeError:
+            return False
+
+    def is_inference(self) -> bool:
+        return self._inference_flag()
+
+    # ------------------------------------------------------------------ hooks
+    def register_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad)`` runs when this tensor's gradient is computed; may return a new grad."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = HookDict()
+            acc = self._grad_accumulator()
+            acc._tensor_pre_hooks = {0: self._hooks}
+            self.__dict__["_accum_strong"] = acc
+        h = RemovableHandle(self._hooks)
+        self._hooks[h.id] = hook
+        return h
+
+    def register_post_accumulate_grad_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(tensor)`` runs after a leaf's ``.grad`` was updated."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        acc = self._grad_accumulator()
+        self.__dict__["_accum_strong"] = acc
+        if acc._post_acc_hooks is None:
+            acc._post_acc_hooks = HookDict()
+        h = RemovableHandle(acc._post_acc_hooks)
+        acc._post_acc_hooks[h.id] = hook
+        return h
+
+    # ------------------------------------------------------------------ autograd entry points
+    def backward(self, gradient: "Tensor | None" = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs=None) -> None:
+        """Accumulate d(self)/d(leaf) into each leaf's ``.grad`` (see autograd.backward)."""
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> "Tensor":
+        """A tensor sharing data (and version counter) with self, outside the graph."""
+        t = Tensor._wrap(self._data, False, None, 0, self._vc)
+        t._base = self if self._base is None else self._base
+        return t
+
+    def detach_(self) -> "Tensor":
+        if self._base is not None and self._grad_fn is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
+                               "is set as True, gradients are views of DDP buckets, and hence detach_() "
+                               "cannot be called on these gradients. To fix this error, please refer to "
+                               "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> "Tensor":
+        t = Tensor._wrap(self._data, False, None, 0, self._vc)
+        return t
+
+    @data.setter
+    def data(self, value: "Tensor") -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+        self._data = value._data
+        self._vc = value._vc
+
+    # ------------------------------------------------------------------ conversions
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if dtype is not None:
+            return self._data.astype(dtype, copy=bool(copy))
+        return self._data.copy() if copy else self._data
+
+    def _scalar(self, kind: str):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if self._requires_grad:
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                          "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
+        return self._data.reshape(()).item()
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            if self._data.size == 0:
+                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._data, self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  If you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
+        if id(self) in memo:
+            return memo[id(self)]
+        new = object.__new__(type(self))
+        Tensor._init(new, self._data.copy(), False)
+        new._requires_grad = self._requires_grad
+        for k, v in self.__dict__.items():
+            if not k.startswith("_accum"):
+                import copy
+
+                new.__dict__[k] = copy.deepcopy(v, memo)
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = new
+        return new
+
+    # ------------------------------------------------------------------ dtype / device moves
+    def to(self, *args, **kwargs) -> "Tensor":
+        """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; copy only when needed."""
+        dtype = kwargs.get("dtype")
+        copy = kwargs.get("copy", False)
+        check_device(kwargs.get("device"))
+        for a in args:
+            if isinstance(a, D.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (str, device)):
+                check_device(a)
+            elif a is None:
+                continue
+            else:
+                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+        if dtype is None or dtype.np == self._data.dtype:
+            return self.clone() if copy else self
+        from . import _ops
+
+        return _ops.to_dtype(self, dtype)
+
+    def type(self, dtype=None, non_blocking: bool = False, **kwargs):
+        if dtype is None:
+            return _legacy_type_name(self._data.dtype)
+        if isinstance(dtype, str):
+            names = {f"torch.{v}Tensor": k for k, v in _SCALAR_NAMES.items()}
+            names.update({f"retrograd.{v}Tensor": k for k, v in _SCALAR_NAMES.items()})
+            dtype = getattr(D, names[dtype]) if names[dtype] != "bool" else D.bool_
+        return self.to(dtype)
+
+    def type_as(self, other: "Tensor") -> "Tensor":
+        return self.to(other.dtype)
+
+    def cpu(self, *args, **kwargs) -> "Tensor":
+        return self
+
+    def cuda(self, *args, **kwargs) -> "Tensor":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def pin_memory(self, *args, **kwargs) -> "Tensor":
+        return self
+
+    def share_memory_(self) -> "Tensor":
+        return self
+
+    def is_pinned(self) -> bool:
+        return False
+
+    def is_shared(self) -> bool:
+        return False
+
+    def float(self) -> "Tensor":
+        return self.to(D.float32)
+
+    def double(self) -> "Tensor":
+        return self.to(D.float64)
+
+    def half(self) -> "Tensor":
+        return self.to(D.float16)
+
+    def bfloat16(self) -> "Tensor":
+        return self.to(D.bfloat16)
+
+    def long(self) -> "Tensor":
+        return self.to(D.int64)
+
+    def int(self) -> "Tensor":
+        return self.to(D.int32)
+
+    def short(self) -> "Tensor":
+        return self.to(D.int16)
+
+    def char(self) -> "Tensor":
+        return self.to(D.int8)
+
+    def byte(self) -> "Tensor":
+        return self.to(D.uint8)
+
+    def bool(self) -> "Tensor":
+        return self.to(D.bool_)
+
+    # ------------------------------------------------------------------ printing
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from ._printing import format_tensor
+
+        suffixes = []
+        if self._grad_fn is not None:
+            name = self._grad_fn.name()
+            if name.startswith("torch::autograd::"):
+                name = name[17:]
+            suffixes.append(f"grad_fn=<{name}>")
+        elif self._requires_grad:
+            suffixes.append("requires_grad=True")
+        dt = self.dtype
+        return format_tensor(self._data, dt.name, is_default_float=dt is D.get_default_dtype(), suffixes=suffixes)
+
+    __str__ = __repr__
+
+
+_new = object.__new__
+
+
+def _rebuild(data, requires_grad):
+    t = Tensor._wrap(np.array(data), False, None, 0)
+    t._requires_grad = requires_grad
+    return t

@@ -1,0 +1,90 @@
+"""Bind op-table functions to Tensor as methods and operators (one line each).
+
+Adding an op: define it in its ``_ops`` family, then list its name here if PyTorch has
+it as a Tensor method too.
+"""
+from __future__ import annotations
+
+from . import _creation as C
+from . import _ops as O
+from ._tensor import Tensor
+
+# Methods that are the function of the same name with self as first argument.
+METHODS = [
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg", "negative",
+    "pow", "exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs", "absolute",
+    "sign", "reciprocal", "square", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
+    "less", "less_equal", "not_equal", "clamp", "clip", "where", "sum", "mean", "reshape", "view",
+    "view_as", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute", "expand",
+    "expand_as", "unsqueeze", "squeeze", "select", "narrow", "flatten", "contiguous", "movedim",
+    "moveaxis", "matmul", "mm", "mv", "dot", "bmm", "outer", "clone", "copy_", "zero_", "fill_",
+    "add_", "sub_", "mul_", "div_", "neg_", "pow_", "clamp_", "clip_", "exp_", "log_", "sqrt_",
+    "sin_", "cos_", "tan_", "tanh_", "sigmoid_", "reciprocal_", "relu_", "abs_", "sign_",
+    "nonzero", "index_put_", "sum_to",
+]
+
+
+def bind(names, namespace) -> None:
+    """Attach ``namespace.<name>`` to Tensor for each name (skipping ones Tensor defines)."""
+    for name in names:
+        fn = getattr(namespace, name)
+        if name in Tensor.__dict__:
+            continue
+        setattr(Tensor, name, fn)
+
+
+bind(METHODS, O)
+Tensor.sum_to_size = lambda self, *size: O.sum_to(self, O._common.parse_shape(size))
+
+
+def _r(fn):
+    return lambda self, other: fn(other, self)
+
+
+Tensor.__add__ = O.add
+Tensor.__radd__ = _r(O.add)
+Tensor.__iadd__ = O.add_
+Tensor.__sub__ = O.sub
+Tensor.__rsub__ = lambda self, other: O.rsub(self, other)
+Tensor.__isub__ = O.sub_
+Tensor.__mul__ = O.mul
+Tensor.__rmul__ = _r(O.mul)
+Tensor.__imul__ = O.mul_
+Tensor.__truediv__ = O.div
+Tensor.__rtruediv__ = lambda self, other: O.mul(O.reciprocal(self), other)
+Tensor.__itruediv__ = O.div_
+Tensor.__neg__ = O.neg
+Tensor.__pos__ = lambda self: self
+Tensor.__abs__ = O.abs
+Tensor.__pow__ = O.pow
+Tensor.__rpow__ = lambda self, other: O.pow(other, self)
+Tensor.__ipow__ = O.pow_
+Tensor.__matmul__ = O.matmul
+Tensor.__rmatmul__ = _r(O.matmul)
+Tensor.__eq__ = O.eq
+Tensor.__ne__ = O.ne
+Tensor.__lt__ = O.lt
+Tensor.__le__ = O.le
+Tensor.__gt__ = O.gt
+Tensor.__ge__ = O.ge
+Tensor.__getitem__ = O.getitem
+Tensor.__setitem__ = O.setitem
+Tensor.T = property(lambda self: O.permute(self, tuple(range(self.ndim - 1, -1, -1))) if self.ndim != 2 else O.t(self))
+Tensor.mT = property(lambda self: O.transpose(self, -2, -1))
+Tensor.H = property(lambda self: O.t(self))
+Tensor.mH = property(lambda self: O.transpose(self, -2, -1))
+
+
+def _new_factory(fn):
+    def method(self, *size, dtype=None, device=None, requires_grad=False, **kw):
+        return fn(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return method
+
+
+Tensor.new_zeros = _new_factory(C.zeros)
+Tensor.new_ones = _new_factory(C.ones)
+Tensor.new_empty = _new_factory(C.empty)
+Tensor.new_full = lambda self, size, fill_value, *, dtype=None, device=None, requires_grad=False: C.full(
+    size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+Tensor.new_tensor = lambda self, data, *, dtype=None, device=None, requires_grad=False: C.tensor(
+    data, dtype=dtype or self.dtype, requires_grad=requires_grad)

@@ -1,0 +1,150 @@
+"""retrograd.autograd: backward, grad, grad modes, and the autograd toolbox.
+
+>>> import retrograd as torch
+>>> x = torch.tensor(2., requires_grad=True)
+>>> torch.autograd.grad(x * x, x)
+(tensor(4.),)
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Sequence
+
+from . import graph  # noqa: F401
+from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401
+                        is_inference_mode_enabled, no_grad, set_grad_enabled)
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+           "inference_mode", "detect_anomaly", "set_detect_anomaly", "Variable"]
+
+
+def _as_tuple(x) -> tuple:
+    from .._tensor import Tensor
+
+    if x is None:
+        return ()
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _make_grads(outputs: tuple, grads: tuple, is_grads_batched: bool = False) -> list:
+    """Default ones for scalar outputs; check provided grads' shapes (PyTorch's messages)."""
+    from .. import _creation
+    from .._tensor import Tensor
+
+    out = []
+    for i, (o, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if o.requires_grad and o._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if o._data.dtype.kind != "f" and o.requires_grad:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {o.dtype}")
+            out.append(_creation.ones_like(o))
+            continue
+        if not isinstance(g, Tensor):
+            g = _creation.tensor(g, dtype=o.dtype)
+        gshape = g._data.shape[1:] if is_grads_batched else g._data.shape
+        if gshape != o._data.shape:
+            from .._size import Size
+
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {Size(gshape)} and output[{i}] has a shape "
+                f"of {Size(o._data.shape)}.")
+        out.append(g)
+    return out
+
+
+def backward(tensors, grad_tensors=None, retain_graph: bool | None = None, create_graph: bool = False,
+             grad_variables=None, inputs=None) -> None:
+    """Accumulate the gradients of ``tensors`` into the ``.grad`` of graph leaves (or of ``inputs``)."""
+    from .engine import run_backward
+
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    outputs = _as_tuple(tensors)
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if len(inputs) == 0:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(grads)} gradients but {len(outputs)} outputs")
+    if retain_graph is None:
+        retain_graph = create_graph
+    for i, o in enumerate(outputs):
+        if not o.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    grads = _make_grads(outputs, grads)
+    if create_graph:
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+            "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
+            "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters "
+            "to None after use to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
+    run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs, capture=False)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused: bool | None = None, is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> tuple:
+    """The gradients of ``outputs`` w.r.t. ``inputs``, returned (``.grad`` is untouched).
+
+    >>> import retrograd as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> torch.autograd.grad((x * x).sum(), x)
+    (tensor([2., 4.]),)
+    """
+    from .. import _creation
+    from .engine import run_backward
+
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outs = _as_tuple(outputs)
+    ins = _as_tuple(inputs)
+    if not ins:
+        raise RuntimeError("grad requires non-empty inputs.")
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outs)
+    if len(grads) != len(outs):
+        raise RuntimeError(f"grad_outputs must be of the same length as outputs: {len(grads)} vs {len(outs)}")
+    for i, o in enumerate(outs):
+        if not o.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    for t in ins:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = _make_grads(outs, grads, is_grads_batched)
+    if is_grads_batched:
+        from .functional import _batched_grad
+
+        return _batched_grad(outs, ins, grads, retain_graph, create_graph, allow_unused, materialize_grads)
+    result = run_backward(outs, grads, retain_graph, create_graph, inputs=ins, capture=True)
+    final = []
+    for i, (t, g) in enumerate(zip(ins, result)):
+        if g is None:
+            if materialize_grads:
+                g = _creation.zeros_like(t)
+            elif not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior.")
+        elif not create_graph and g.requires_grad:
+            g = g.detach()
+        final.append(g)
+    return tuple(final)
+
+
+def Variable(data, requires_grad: bool = False, volatile: bool = False):
+    """Deprecated wrapper kept for old tutorials: returns the tensor (with requires_grad)."""
+    from .._tensor import Tensor
+
+    t = data if isinstance(data, Tensor) else __import__("retrograd").tensor(data)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t

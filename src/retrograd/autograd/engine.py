@@ -1,0 +1,347 @@
+"""The one backward engine.  Iterative everywhere: no recursion, any graph depth.
+
+run_backward(roots, grads, ...):
+  1. discover the nodes reachable from the roots (explicit stack, post-order);
+  2. when ``inputs`` are given, keep only nodes from which an input can be reached;
+  3. count each kept node's incoming edges;
+  4. run ready nodes newest-first (a heap on creation order, as PyTorch does), feeding
+     each produced gradient (validated once: shape summed back from broadcasting, dtype
+     cast) into the input buffer of the node it flows to;
+  5. AccumulateGrad nodes write leaves' ``.grad``; for ``autograd.grad`` the gradients
+     arriving at the inputs are captured instead.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+import warnings
+
+import numpy as np
+
+from . import grad_mode
+from .graph import AccumulateGrad
+
+__all__ = ["run_backward", "accumulate_into_leaf", "current_run_id", "will_receive_grad"]
+
+_run_ids = itertools.count(1)
+
+
+class _Local(threading.local):
+    def __init__(self) -> None:
+        self.stack: list = []  # active backward passes in this thread (reentrant ones nest)
+
+
+_local = _Local()
+
+
+class _Run:
+    __slots__ = ("id", "deps", "fresh", "create_graph")
+
+    def __init__(self, deps, create_graph) -> None:
+        self.id = next(_run_ids)
+        self.deps = deps
+        self.fresh: set = set()  # ids of arrays that must be copied before a leaf keeps them
+        self.create_graph = create_graph
+
+
+def current_run_id() -> int | None:
+    return _local.stack[-1].id if _local.stack else None
+
+
+def will_receive_grad(t) -> bool:
+    """Whether tensor ``t`` is on a path of the backward pass now running."""
+    if not _local.stack:
+        return False
+    run = _local.stack[-1]
+    node = t._grad_fn if t._grad_fn is not None else t._accum_node()
+    return node is not None and node in run.deps
+
+
+def _edge(t):
+    if t._grad_fn is not None:
+        return t._grad_fn, t._output_nr
+    if t._requires_grad:
+        return t._grad_accumulator(), 0
+    return None, 0
+
+
+def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None,
+                 allow_unused: bool = True, capture: bool = False):
+    """Backpropagate ``grads`` from ``outputs``.
+
+    With ``capture`` (``autograd.grad``) returns the gradients w.r.t. ``inputs`` and
+    leaves ``.grad`` alone; otherwise accumulates into ``.grad`` of the leaves (or of
+    ``inputs`` only, when given) and returns None.
+    """
+    # ---- roots ----
+    root_edges = []
+    for i, t in enumerate(outputs):
+        node, nr = _edge(t)
+        if node is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        root_edges.append((node, nr))
+
+    # ---- targets: where gradients are captured (or the only leaves written) ----
+    targets = None  # {node: {output_nr: [input positions]}}
+    if inputs is not None:
+        targets = {}
+        for pos, t in enumerate(inputs):
+            if t._grad_fn is not None:
+                node, nr = t._grad_fn, t._output_nr
+            else:
+                node, nr = t._grad_accumulator(), 0
+            targets.setdefault(node, {}).setdefault(nr, []).append(pos)
+
+    # ---- discovery (iterative post-order) ----
+    order = []
+    seen = set()
+    stack = []
+    for node, _ in root_edges:
+        if node not in seen:
+            seen.add(node)
+            stack.append((node, iter(node.next_functions)))
+    while stack:
+        node, it = stack[-1]
+        for child, _ in it:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+
+    # ---- pruning: keep nodes from which a target is reachable ----
+    if targets is not None:
+        needed = set()
+        for node in order:  # children come before parents in post-order
+            if node in targets:
+                needed.add(node)
+                continue
+            if type(node) is AccumulateGrad:
+                continue
+            for child, _ in node.next_functions:
+                if child is not None and (child in needed or child in targets):
+                    needed.add(node)
+                    break
+    else:
+        needed = seen
+
+    deps = {}
+    for node in order:
+        if node not in needed:
+            continue
+        for child, _ in node.next_functions:
+            if child is not None and child in needed:
+                deps[child] = deps.get(child, 0) + 1
+        deps.setdefault(node, 0)
+
+    captured = [None] * len(inputs) if capture else None
+    run = _Run(deps, create_graph)
+    buffers: dict = {}
+    for (node, nr), g in zip(root_edges, grads):
+        run.fresh.add(id(g._data))
+        _add_to_buffer(buffers, node, nr, g)
+
+    ready = []
+    counter = itertools.count()
+    for node, _ in root_edges:
+        if deps.get(node, 0) == 0 and node in buffers:
+            heapq.heappush(ready, (-node._seq, next(counter), node))
+            buffers.setdefault(node, None)
+    # Capture-only targets that are roots themselves (grad of y w.r.t. y).
+    _local.stack.append(run)
+    prev_mode = grad_mode.state.enabled
+    grad_mode.state.enabled = create_graph
+    from .anomaly_mode import anomaly_state
+
+    try:
+        queued = set()
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            if node in queued:
+                continue
+            queued.add(node)
+            gbuf = buffers.pop(node, None)
+            n_out = node._num_outputs()
+            if gbuf is None:
+                gbuf = [None] * n_out
+            gbuf = _run_pre_hooks(node, gbuf)
+            if targets is not None and node in targets:
+                for nr, positions in targets[node].items():
+                    g = gbuf[nr]
+                    for pos in positions:
+                        if capture:
+                            captured[pos] = g
+                        elif type(node) is not AccumulateGrad and g is not None:
+                            _accumulate_retained(inputs[pos], g)
+                if node not in needed or (capture and type(node) is AccumulateGrad):
+                    continue
+                if capture and all(c is None or c not in needed for c, _ in node.next_functions):
+                    continue
+            if type(node) is AccumulateGrad:
+                if gbuf[0] is not None:
+                    _accumulate_leaf(node, gbuf[0], run)
+                continue
+            if node._pre_hooks:
+                for hook in list(node._pre_hooks.values()):
+                    res = hook(tuple(gbuf))
+                    if res is not None:
+                        gbuf = list(res)
+            nf = node.next_functions
+            mask = tuple(c is not None and c in needed for c, _ in nf) if targets is not None else None
+            if all(g is None for g in gbuf) and type(node).__name__ != "BackwardCFunction":
+                grads_in = [None] * len(nf)
+            else:
+                try:
+                    grads_in = node.apply(gbuf, mask)
+                except Exception as exc:
+                    if anomaly_state.enabled:
+                        _report_anomaly(node, exc)
+                    raise
+            if node._post_hooks:
+                for hook in list(node._post_hooks.values()):
+                    res = hook(tuple(grads_in), tuple(gbuf))
+                    if res is not None:
+                        grads_in = list(res)
+            if anomaly_state.enabled and anomaly_state.check_nan:
+                _check_nan(node, grads_in)
+            if not retain_graph:
+                node.release()
+            meta = node._in_meta
+            for i, (child, nr) in enumerate(nf):
+                if child is None or child not in needed:
+                    continue
+                g = grads_in[i] if i < len(grads_in) else None
+                if g is not None:
+                    if meta:
+                        g = _validate(node, i, g, meta[i])
+                    _add_to_buffer(buffers, child, nr, g)
+                d = deps[child] - 1
+                deps[child] = d
+                if d == 0:
+                    heapq.heappush(ready, (-child._seq, next(counter), child))
+    finally:
+        grad_mode.state.enabled = prev_mode
+        _local.stack.pop()
+
+    if capture:
+        return captured
+    return None
+
+
+def _run_pre_hooks(node, gbuf: list) -> list:
+    """Tensor hooks registered on this node's outputs, then retain_grad, in PyTorch's order."""
+    hooks = node._tensor_pre_hooks
+    if hooks:
+        gbuf = list(gbuf)
+        for nr, d in hooks.items():
+            for fn in list(d.values()):
+                if gbuf[nr] is None:
+                    break
+                res = fn(gbuf[nr])
+                if res is not None:
+                    gbuf[nr] = res
+    retains = node._retains
+    if retains:
+        for nr, ref in retains.items():
+            t = ref()
+            if t is not None and gbuf[nr] is not None:
+                _accumulate_retained(t, gbuf[nr])
+    return gbuf
+
+
+def _accumulate_retained(t, g) -> None:
+    if t._grad is None:
+        t._grad = g.clone()
+    else:
+        t._grad = t._grad + g
+
+
+def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
+    buf = buffers.get(node)
+    if buf is None:
+        buf = buffers[node] = [None] * node._num_outputs()
+    cur = buf[nr]
+    buf[nr] = g if cur is None else cur + g
+
+
+def _validate(node, i: int, g, meta):
+    """Sum a broadcast gradient back to the input's shape and cast it to its dtype."""
+    shape, dtype = meta
+    gd = g._data
+    if gd.shape != shape:
+        from .._ops import sum_to
+
+        try:
+            np.broadcast_shapes(shape, gd.shape)
+            ok = len(gd.shape) >= len(shape)
+        except ValueError:
+            ok = False
+        if not ok or np.broadcast_shapes(shape, gd.shape) != gd.shape:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"[{', '.join(map(str, gd.shape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]")
+        g = sum_to(g, shape)
+        gd = g._data
+    if gd.dtype != dtype:
+        g = g.to(_dtype_of(dtype))
+    return g
+
+
+def _dtype_of(npd):
+    from .._dtype import from_numpy_dtype
+
+    return from_numpy_dtype(npd)
+
+
+def _accumulate_leaf(node: AccumulateGrad, g, run: _Run) -> None:
+    var = node.variable
+    accumulate_into_leaf(var, g, run)
+    hooks = node._post_acc_hooks
+    if hooks:
+        for fn in list(hooks.values()):
+            fn(var)
+
+
+def accumulate_into_leaf(var, g, run: _Run | None = None) -> None:
+    """PyTorch's AccumulateGrad: first grad is stored (copied if shared), later ones added."""
+    from .. import _creation
+
+    cur = var._grad
+    if cur is None:
+        if grad_mode.state.enabled and g._requires_grad:
+            # Building a graph: the stored grad is a differentiable copy (CopyBackwards).
+            var._grad = _creation.empty(g.shape, dtype=var.dtype).copy_(g)
+            return
+        data = g._data
+        if data.base is not None or not data.flags.writeable or (run is not None and id(data) in run.fresh) \
+                or g._vc_shared():
+            data = data.copy()
+        if run is not None:
+            run.fresh.add(id(data))
+        var._grad = type(g)._wrap(data, False, None, 0) if type(g).__name__ == "Tensor" else g.detach()
+        return
+    if grad_mode.state.enabled:
+        var._grad = cur + g
+    else:
+        if cur._data.flags.writeable and cur._data.shape == g._data.shape:
+            cur._data += g._data
+            cur._vc[0] += 1
+        else:
+            var._grad = cur + g
+
+
+def _check_nan(node, grads_in) -> None:
+    for i, g in enumerate(grads_in):
+        if g is not None and g._data.dtype.kind == "f" and np.isnan(g._data).any():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+
+
+def _report_anomaly(node, exc) -> None:
+    trace = node._trace
+    msg = f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+    msg += "".join(trace) if trace else "  (no forward traceback recorded)\n"
+    warnings.warn(msg, UserWarning, stacklevel=3)

@@ -1,0 +1,160 @@
+"""Grad modes: whether ops record the graph.  Thread-local, like PyTorch's.
+
+Each mode works as a context manager and as a decorator::
+
+    >>> import retrograd as torch
+    >>> x = torch.tensor(1., requires_grad=True)
+    >>> with torch.no_grad():
+    ...     y = x * 2
+    >>> y.requires_grad
+    False
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+           "inference_mode", "is_inference_mode_enabled"]
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.enabled = True
+        self.inference = False
+
+
+state = _State()
+
+
+def is_grad_enabled() -> bool:
+    """True when ops record the graph in this thread."""
+    return state.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()``."""
+    return state.inference
+
+
+class _DecoratorContextManager:
+    """Base: subclasses define __enter__/__exit__; usable as ``@mode()`` and ``@mode``."""
+
+    def __call__(self, func):
+        if inspect.isclass(func):
+            raise RuntimeError("grad mode decorators cannot decorate classes")
+        if inspect.isgeneratorfunction(func):
+            @functools.wraps(func)
+            def gen_wrapper(*args, **kwargs):
+                gen = func(*args, **kwargs)
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        gen.close()
+                        raise
+                    except BaseException as exc:  # forward throw() into the generator
+                        with self.clone():
+                            response = gen.throw(exc)
+                    else:
+                        with self.clone():
+                            try:
+                                response = gen.send(request)
+                            except StopIteration as stop:
+                                return stop.value
+            return gen_wrapper
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return self.__class__()
+
+
+class no_grad(_DecoratorContextManager):
+    """Disable graph recording inside the block (tensors made there don't require grad)."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None or cls is not no_grad:
+            return super().__new__(cls)
+        return cls()(orig_func)  # bare @no_grad
+
+    def __init__(self, orig_func=None) -> None:
+        self.prev = True
+
+    def __enter__(self) -> None:
+        self.prev = state.enabled
+        state.enabled = False
+
+    def __exit__(self, *exc) -> None:
+        state.enabled = self.prev
+
+
+class enable_grad(_DecoratorContextManager):
+    """Enable graph recording inside the block, even within ``no_grad``."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func=None) -> None:
+        self.prev = True
+
+    def __enter__(self) -> None:
+        self.prev = state.enabled
+        state.enabled = True
+
+    def __exit__(self, *exc) -> None:
+        state.enabled = self.prev
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """Set grad mode to ``mode``; takes effect immediately, and also works with ``with``."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = state.enabled
+        self.mode = bool(mode)
+        state.enabled = self.mode
+
+    def __enter__(self) -> None:
+        state.enabled = self.mode
+
+    def __exit__(self, *exc) -> None:
+        state.enabled = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like ``no_grad`` and cheaper; tensors made inside are inference tensors."""
+
+    def __new__(cls, mode=True):
+        if callable(mode) and not isinstance(mode, bool):
+            return cls(True)(mode)
+        return super().__new__(cls)
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = bool(mode)
+        self.prev = (True, False)
+
+    def __enter__(self) -> None:
+        self.prev = (state.enabled, state.inference)
+        if self.mode:
+            state.enabled = False
+            state.inference = True
+        else:
+            state.inference = False
+
+    def __exit__(self, *exc) -> None:
+        state.enabled, state.inference = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)

@@ -1,0 +1,416 @@
+"""Graph nodes: the backward functions a forward pass records.
+
+``Node`` is the base of every ``grad_fn``: ``name()``, ``next_functions``, hooks and
+``metadata`` as in PyTorch.  ``OpNode`` runs an op-table entry's backward rules;
+``AccumulateGrad`` writes into a leaf's ``.grad``.  Each op gets its own tiny subclass of
+``OpNode`` named like PyTorch's (``MulBackward0``), so ``type(y.grad_fn).__name__`` and
+reprs match what PyTorch code (and torchviz) expects.
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+import weakref
+from typing import Any, Callable
+
+from ..utils.hooks import HookDict, RemovableHandle
+
+__all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hooks",
+           "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
+           "GradientEdge", "get_gradient_edge"]
+
+# Creation order; the engine runs ready nodes newest first, as PyTorch does.
+_seq = itertools.count()
+
+FREED_MSG = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+def _creation_site() -> tuple[str, int] | None:
+    """file:line of the first frame outside retrograd: where the user made this node."""
+    f = sys._getframe(2)
+    while f is not None:
+        name = f.f_globals.get("__name__", "")
+        if not name.startswith("retrograd"):
+            return (f.f_code.co_filename, f.f_lineno)
+        f = f.f_back
+    return None
+
+
+class Node:
+    """Base class of backward functions (``grad_fn``)."""
+
+    __slots__ = ("next_functions", "_seq", "_post_hooks", "_pre_hooks", "_tensor_pre_hooks",
+                 "_retains", "_metadata", "_site", "_trace", "_in_meta", "__weakref__", "__dict__")
+
+    _name = "Node"
+
+    def __init__(self) -> None:
+        self.next_functions: tuple = ()
+        self._seq = next(_seq)
+        self._post_hooks = None
+        self._pre_hooks = None
+        self._tensor_pre_hooks = None  # {output_nr: HookDict}
+        self._retains = None  # {output_nr: weakref to a tensor that retains its grad}
+        self._metadata = None
+        self._site = None
+        self._trace = None
+        self._in_meta = ()
+
+    # ---- PyTorch's public surface -------------------------------------------------
+    def name(self) -> str:
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"<{self._name} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = HookDict()
+        h = RemovableHandle(self._post_hooks)
+        self._post_hooks[h.id] = fn
+        return h
+
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before this node; may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = HookDict()
+        h = RemovableHandle(self._pre_hooks)
+        self._pre_hooks[h.id] = fn
+        return h
+
+    def _register_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        d = self._tensor_pre_hooks.get(output_nr)
+        if d is None:
+            d = self._tensor_pre_hooks[output_nr] = HookDict()
+        h = RemovableHandle(d)
+        d[h.id] = fn
+        return h
+
+    def _num_outputs(self) -> int:
+        return 1
+
+    # ---- what the engine calls ----------------------------------------------------
+    def apply(self, grads: list, needed: tuple | None = None) -> list:
+        """Grads w.r.t. each input (one per ``next_functions`` entry) from output grads."""
+        raise NotImplementedError
+
+    def release(self) -> None:
+        """Drop saved tensors after a backward that did not retain the graph."""
+
+    def __call__(self, *grads):
+        return self.apply(list(grads))
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    Outputs are saved as raw data (not the Tensor) so that out -> grad_fn -> saved ->
+    out is no reference cycle; unpacking rebuilds a Tensor whose grad_fn is the node.
+    """
+
+    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "packed", "unpack_hook",
+                 "grad_fn_name")
+
+    def __init__(self, t, is_output: bool = False) -> None:
+        self.vc = t._vc
+        self.version = t._vc[0]
+        self.unpack_hook = None
+        hooks = _saved_hooks_stack[-1] if _saved_hooks_stack else None
+        if hooks is not None:
+            pack, self.unpack_hook = hooks
+            if is_output:
+                self.grad_fn_name = None
+            self.tensor = None
+            self.data = None
+            self.output_nr = t._output_nr if is_output else -1
+            self.packed = pack(t)
+            return
+        self.packed = None
+        if is_output:
+            self.tensor = None
+            self.data = t._data
+            self.output_nr = t._output_nr
+        else:
+            self.tensor = t
+            self.data = None
+            self.output_nr = -1
+
+    def unpack(self, node):
+        from .._tensor import Tensor
+
+        if self.unpack_hook is not None:
+            t = self.unpack_hook(self.packed)
+            if self.output_nr >= 0 and isinstance(t, Tensor) and t._grad_fn is None and t.requires_grad is False:
+                t = Tensor._wrap(t._data, True, node, self.output_nr)
+            return t
+        if self.vc[0] != self.version:
+            self._raise_modified(node)
+        if self.tensor is not None:
+            return self.tensor
+        return Tensor._wrap(self.data, True, node, self.output_nr, vc=self.vc)
+
+    def _raise_modified(self, node):
+        t = self.tensor
+        if t is not None:
+            data, gf, nr = t._data, t._grad_fn, t._output_nr
+        else:
+            data, gf, nr = self.data, node, self.output_nr
+        from .._tensor import _legacy_type_name
+
+        desc = f"[{_legacy_type_name(data.dtype)} [{', '.join(map(str, data.shape))}]]"
+        if gf is not None:
+            import re
+
+            short = re.sub(r"Backward\d*$", "", gf.name())
+            desc += f", which is output {nr} of {short},"
+        raise RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {desc} is at version {self.vc[0]}; expected version "
+            f"{self.version} instead. Hint: enable anomaly detection to find the operation "
+            "that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, "
+            "check_nan=False)."
+        )
+
+
+class OpNode(Node):
+    """The backward of one op-table entry: runs its per-input rules."""
+
+    __slots__ = ("op", "saved", "static", "released", "out_meta")
+
+    def _num_outputs(self) -> int:
+        return self.op.n_out
+
+    def apply(self, grads: list, needed: tuple | None = None) -> list:
+        op = self.op
+        if self.released:
+            raise RuntimeError(FREED_MSG)
+        env = dict(self.static) if self.static else {}
+        if op.meta:
+            from .._dtype import from_numpy_dtype
+
+            for name, i, kind in op.meta:
+                shape, npd = self._in_meta[i]
+                env[name] = shape if kind == "shape" else from_numpy_dtype(npd)
+        saved = self.saved
+        if saved:
+            for k, v in saved.items():
+                env[k] = v.unpack(self) if type(v) is SavedTensor else v
+        if op.n_out == 1:
+            env["g"] = grads[0]
+        else:
+            env["g"] = _materialize(grads, self.out_meta)
+        out = []
+        nf = self.next_functions
+        for i, rule in enumerate(op.rules):
+            if nf[i][0] is None or rule is None or (needed is not None and not needed[i]):
+                out.append(None)
+                continue
+            out.append(rule(*[env[n] for n in op.rule_args[i]]))
+        return out
+
+    def release(self) -> None:
+        if self.saved:
+            self.released = True
+            self.saved = None
+
+    def __getattr__(self, name: str) -> Any:
+        # PyTorch exposes saved values as grad_fn._saved_<name>
+        if name.startswith("_saved_"):
+            key = name[7:]
+            key = {"self": "a"}.get(key, key)
+            if self.released:
+                raise RuntimeError(FREED_MSG)
+            saved = self.saved or {}
+            if key in saved:
+                v = saved[key]
+                return v.unpack(self) if type(v) is SavedTensor else v
+            if self.static and key in self.static:
+                return self.static[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _materialize(grads: list, out_meta) -> list:
+    """Multi-output rules see zeros for outputs that got no gradient."""
+    from .. import _creation
+
+    return [g if g is not None else _creation.zeros(shape, dtype=dt)
+            for g, (shape, dt) in zip(grads, out_meta)]
+
+
+class AccumulateGrad(Node):
+    """The sink for a leaf: accumulates the incoming gradient into ``variable.grad``."""
+
+    __slots__ = ("variable", "_post_acc_hooks")
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable) -> None:
+        super().__init__()
+        self.variable = variable
+        self._post_acc_hooks = None
+        self._seq = sys.maxsize  # leaves' sinks run as soon as they are ready
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {hex(id(self))}>"
+
+    def apply(self, grads: list, needed=None) -> list:
+        from .engine import accumulate_into_leaf
+
+        accumulate_into_leaf(self.variable, grads[0])
+        return []
+
+
+AccumulateGrad.__name__ = "AccumulateGrad"
+
+
+# ---- saved tensor hooks ---------------------------------------------------------------
+_saved_hooks_stack: list = []
+
+
+class saved_tensors_hooks:
+    """Context manager: pack/unpack hooks for tensors saved for backward.
+
+    >>> import retrograd as torch
+    >>> x = torch.tensor(2., requires_grad=True)
+    >>> with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t):
+    ...     y = x * x
+    >>> y.backward(); x.grad
+    tensor(4.)
+    """
+
+    def __init__(self, pack_hook: Callable, unpack_hook: Callable) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _disabled_msg[0] is not None:
+            raise RuntimeError(_disabled_msg[0])
+        _saved_hooks_stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _saved_hooks_stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors go to (and come back from) CPU memory; on retrograd that is a copy."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        def pack(t):
+            return t.detach().clone()
+
+        def unpack(t):
+            return t
+
+        super().__init__(pack, unpack)
+
+
+_disabled_msg: list = [None]
+
+
+class disable_saved_tensors_hooks:
+    """Inside, using ``saved_tensors_hooks`` raises RuntimeError(error_message)."""
+
+    def __init__(self, error_message: str) -> None:
+        self.msg = error_message
+
+    def __enter__(self):
+        self.prev = _disabled_msg[0]
+        _disabled_msg[0] = self.msg
+
+    def __exit__(self, *exc):
+        _disabled_msg[0] = self.prev
+
+
+# ---- gradient edges and multi-grad hooks -----------------------------------------------
+class GradientEdge(tuple):
+    """(node, output_nr): where a tensor's gradient enters the graph."""
+
+    def __new__(cls, node, output_nr):
+        return super().__new__(cls, (node, output_nr))
+
+    @property
+    def node(self):
+        return self[0]
+
+    @property
+    def output_nr(self):
+        return self[1]
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The edge of ``tensor``'s gradient: its grad_fn, or its AccumulateGrad for a leaf."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    if tensor._grad_fn is not None:
+        return GradientEdge(tensor._grad_fn, tensor._output_nr)
+    return GradientEdge(tensor._grad_accumulator(), 0)
+
+
+def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> RemovableHandle:
+    """Call ``fn`` once per backward, after the grads of all ``tensors`` are computed.
+
+    mode="all": ``fn(grads)`` gets a tuple with None for tensors that got no grad.
+    mode="any": ``fn(grad)`` runs on the first of them to get a gradient.
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    from . import engine
+
+    tensors = tuple(tensors)
+    handles = []
+    if mode == "all":
+        state: dict = {}
+
+        def make(i):
+            def hook(g):
+                run_id = engine.current_run_id()
+                if state.get("run") != run_id:
+                    needed = [engine.will_receive_grad(t) for t in tensors]
+                    state.update(run=run_id, grads=[None] * len(tensors), left=sum(needed))
+                state["grads"][i] = g
+                state["left"] -= 1
+                if state["left"] == 0:
+                    fn(tuple(state["grads"]))
+            return hook
+    else:
+        state = {}
+
+        def make(i):
+            def hook(g):
+                run_id = engine.current_run_id()
+                if state.get("run") != run_id:
+                    state["run"] = run_id
+                    fn(g)
+            return hook
+    for i, t in enumerate(tensors):
+        if t.requires_grad:
+            handles.append(t.register_hook(make(i)))
+
+    class _Multi(RemovableHandle):
+        def __init__(self):
+            self._hs = handles
+
+        def remove(self):
+            for h in self._hs:
+                h.remove()
+
+    return _Multi()
+
+
+def _weak(t):
+    return weakref.ref(t)

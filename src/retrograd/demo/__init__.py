@@ -1,0 +1,1 @@
+"""The demo that ``make demo`` / ``python -m retrograd demo`` runs."""
