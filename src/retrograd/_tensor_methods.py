@@ -34,6 +34,19 @@ def bind(names, namespace) -> None:
 
 
 bind(METHODS, O)
+
+
+def bind_family_methods() -> None:
+    """Each ``_ops`` family module may list ``METHODS``: names to bind as Tensor methods."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(O.__path__):
+        mod = importlib.import_module(f"{O.__name__}.{info.name}")
+        bind(getattr(mod, "METHODS", ()), mod)
+
+
+bind_family_methods()
 Tensor.sum_to_size = lambda self, *size: O.sum_to(self, O._common.parse_shape(size))
 
 

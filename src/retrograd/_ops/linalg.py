@@ -6,7 +6,7 @@ import numpy as np
 from .._tensor import Tensor
 from ._common import binary_operands
 from ._registry import apply, primitive
-from .shape import squeeze, sum_to, transpose, unsqueeze
+from .shape import _unsafe_view, reshape, squeeze, sum_to, transpose, unsqueeze
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer"]
 
@@ -19,9 +19,6 @@ _mv = primitive("mv", lambda a, b: a @ b, node="MvBackward0",
 _dot = primitive("dot", lambda a, b: np.asarray(np.dot(a, b)), node="DotBackward0",
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a)
-_outer = primitive("outer", lambda a, b: np.outer(a, b), node="OuterBackward0",
-                   a=lambda g, b: mv(g, b),
-                   b=lambda g, a: mv(t_(g), a))
 # Batched products with broadcasting batch dims; grads are summed back by the engine.
 _bmm = primitive("matmul_batched", lambda a, b: np.matmul(a, b), node="BmmBackward0",
                  a=lambda g, a_shape, b: sum_to(matmul(g, transpose(b, -1, -2)), a_shape),
@@ -84,8 +81,11 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
 
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
-    """Outer product of two vectors."""
-    return apply(_outer, (input.reshape(-1), vec2.reshape(-1)))
+    """Outer product of two vectors (a broadcast product, MulBackward0 as in PyTorch)."""
+    if input._data.ndim != 1 or vec2._data.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input._data.ndim}-D"
+                           if input._data.ndim != 1 else f"outer: Expected 1-D argument vec2, but got {vec2._data.ndim}-D")
+    return unsqueeze(input, 1) * vec2
 
 
 ger = outer
@@ -123,7 +123,9 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     if na == 1 and nb == 2:
         if input._data.shape[0] != other._data.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{input._data.shape[0]} and {_dims(other)})")
-        return squeeze(mm(unsqueeze(input, 0), other), 0)
+        from .shape import squeeze_matmul
+
+        return apply(squeeze_matmul, (mm(unsqueeze(input, 0), other),), {"dims": (0,)})
     if na == 2 and nb == 2:
         return mm(input, other)
     # batched
@@ -140,7 +142,13 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
 
         raise broadcast_error(a._data.shape[:-2], b._data.shape[:-2]) from None
     _same_dtype(a, b, "bmm")
-    out = apply(_bmm, (a, b))
+    if b._data.ndim == 2:
+        # Fold the batch into rows: one BLAS call (what PyTorch does too).
+        out_shape = a._data.shape[:-1] + (b._data.shape[-1],)
+        out = apply(_unsafe_view, (mm(reshape(a, (-1, ka)), b),), {"shape": out_shape})
+    else:
+        out = apply(_bmm, (a, b))
+        out = apply(_unsafe_view, (out,), {"shape": out._data.shape})
     if na == 1:
         out = squeeze(out, -2)
     if nb == 1:

@@ -17,13 +17,14 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative",
            "greater", "greater_equal", "less", "less_equal", "not_equal", "clamp", "clip",
            "where", "zeros_like_grad"]
 
-_np_err = np.errstate(divide="ignore", invalid="ignore", over="ignore")
+def _np_err():
+    return np.errstate(divide="ignore", invalid="ignore", over="ignore")
 
 
 def _quiet(f):
     """NumPy warns on log(0), 1/0 ...; PyTorch returns inf/nan silently."""
     def fw(*a, **k):
-        with _np_err:
+        with _np_err():
             return f(*a, **k)
     fw.__signature__ = __import__("inspect").signature(f)
     return fw
@@ -147,7 +148,7 @@ _pow = primitive("pow", _quiet(lambda a, b: np.power(a, b)), node="PowBackward1"
 def _pow_scalar_fw(a, *, exponent):
     if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    with _np_err:
+    with _np_err():
         r = np.power(a, exponent)
     return r.astype(a.dtype, copy=False) if a.dtype.kind in "fiu" else r
 
@@ -291,7 +292,7 @@ def _where_cast(cond, a, b, cast):
 
 
 def _clamp_fw(a, *, min, max):
-    with _np_err:
+    with _np_err():
         r = a
         if min is not None:
             r = np.maximum(r, min)

@@ -228,8 +228,13 @@ _unsqueeze = primitive("unsqueeze", lambda a, *, dim: np.expand_dims(a, dim), no
                        a=lambda g, dim: squeeze(g, dim))
 _squeeze = primitive("squeeze", lambda a: a.reshape([s for s in a.shape if s != 1]), node="SqueezeBackward0",
                      a=lambda g, a_shape: reshape(g, a_shape))
-_squeeze_dims = primitive("squeeze_dims", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward1",
+_squeeze_dim = primitive("squeeze_dim", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward1",
+                         a=lambda g, a_shape: reshape(g, a_shape))
+_squeeze_dims = primitive("squeeze_dims", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward2",
                           a=lambda g, a_shape: reshape(g, a_shape))
+# matmul's 1-d @ 2-d path squeezes through this overload in PyTorch.
+squeeze_matmul = primitive("squeeze_matmul", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward4",
+                           a=lambda g, a_shape: reshape(g, a_shape))
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
@@ -243,9 +248,10 @@ def squeeze(input: Tensor, dim=None) -> Tensor:
     shp = input._data.shape
     if dim is None:
         return _as_view(apply(_squeeze, (input,)), input)
+    op = _squeeze_dim if isinstance(dim, (int, np.integer)) else _squeeze_dims
     dims = wrap_dims(dim, len(shp)) if shp else ()
     dims = tuple(d for d in dims if shp[d] == 1)
-    return _as_view(apply(_squeeze_dims, (input,), {"dims": dims}), input)
+    return _as_view(apply(op, (input,), {"dims": dims}), input)
 
 
 def contiguous(input: Tensor, memory_format=None) -> Tensor:
