@@ -17,11 +17,26 @@ $(VENV)/.demo-installed: $(BIN)/python pyproject.toml
 	$(BIN)/pip install -q -e '.[demo]'
 	touch $@
 
-.PHONY: test demo bench
-test: $(VENV)/.test-installed
+# graphviz's `dot` renders the demo's and tests' graphs to SVG/PNG. Optional: without it the demo
+# writes .dot files and says so, and the tests skip only their rendering checks. Installed with
+# apt-get when it is missing and apt-get is usable (root, or password-less sudo).
+graphviz-dot:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; else SUDO=no; fi; \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$SUDO" != no ]; then \
+	    echo "installing graphviz (for its dot program) with apt-get"; \
+	    $$SUDO apt-get install -y -qq graphviz >/dev/null 2>&1 || \
+	      { $$SUDO apt-get update -qq >/dev/null 2>&1 && $$SUDO apt-get install -y -qq graphviz >/dev/null 2>&1; } || \
+	      echo "could not install graphviz: graphs will be written as .dot files"; \
+	  else \
+	    echo "graphviz's dot is missing (apt-get install graphviz / brew install graphviz): graphs will be .dot files"; \
+	  fi; }
+
+.PHONY: test demo bench graphviz-dot
+test: $(VENV)/.test-installed graphviz-dot
 	$(BIN)/python -m pytest
 
-demo: $(VENV)/.demo-installed
+demo: $(VENV)/.demo-installed graphviz-dot
 	$(BIN)/python -m retrograd demo $(DEMO_ARGS)
 
 bench: $(VENV)/.test-installed

@@ -16,12 +16,20 @@ Three implementations run the same graph in one process:
 * torch 2.13 CPU (skipped when not installed),
 * plain NumPy: the forward on 0-d float32 arrays with a hand-written tape and backward.
 
-Each is timed forward + backward (best of ``repeats``) and reported as microseconds per
-op and as a ratio to torch.  Run ``python bench/bench_scalar_graph.py`` or
+Each runs in its own fresh interpreter (a full garbage collection walks every live Python
+object, so a process that also imported torch would make retrograd pay for torch's
+heap), is timed forward + backward + freeing the graph (best CPU time of ``repeats``), checked
+to compute the same numbers, and reported as microseconds per op and as a ratio to
+torch.  Run ``python bench/bench_scalar_graph.py`` or
 ``python bench/run_all.py``.
 """
 from __future__ import annotations
 
+import importlib
+import json
+import pathlib
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -81,47 +89,70 @@ def graph_numpy(n_blocks: int = N_BLOCKS):
 
 
 def _best(fn, repeats: int) -> float:
+    # CPU time of this (single-threaded) process: steadier than wall time on a shared
+    # machine, and the same clock for every implementation.
     best = float("inf")
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     return best
 
 
-def run(repeats: int = 5) -> list[dict]:
-    """Time every implementation; rows of {workload, impl, us_per_op, ratio_to_torch}."""
-    import retrograd
+def _measure(impl: str, repeats: int) -> dict:
+    """Time one implementation in this process: {'seconds': best, 'result': (h, dx, dy)}."""
+    if impl == "numpy (by hand)":
+        fn = graph_numpy
+    else:
+        mod = importlib.import_module(impl)
+        if impl == "torch":
+            mod.set_num_threads(1)
+        fn = lambda: graph_torchlike(mod)  # noqa: E731
+    result = fn()  # warm-up, and the numbers compared across implementations
+    return {"seconds": _best(fn, repeats), "result": result}
 
-    impls = {"retrograd": lambda: graph_torchlike(retrograd)}
-    try:
-        import torch
-    except ImportError:  # torch is a test-only dependency
-        torch = None
-    if torch is not None:
-        torch.set_num_threads(1)
-        impls["torch"] = lambda: graph_torchlike(torch)
-    impls["numpy (by hand)"] = graph_numpy
 
-    # Same numbers everywhere, or the timing compares different work.
+IMPLS = ("retrograd", "torch", "numpy (by hand)")
+
+
+def run(repeats: int = 10) -> list[dict]:
+    """Time every implementation; rows of {workload, impl, us_per_op, ratio_to_torch}.
+
+    Each implementation runs in its own fresh interpreter, so none pays for another's
+    heap (a full garbage collection walks every Python object, torch's ~165k included).
+    """
+    import importlib.util
+
+    have_torch = importlib.util.find_spec("torch") is not None
+    times = {}
     ref = graph_numpy()
-    for name, fn in impls.items():
-        got = fn()
-        if not np.allclose(got, ref, rtol=1e-4):
-            raise AssertionError(f"{name} computed {got}, expected {ref}")
-
-    times = {name: _best(fn, repeats) for name, fn in impls.items()}
+    for impl in IMPLS:
+        if impl == "torch" and not have_torch:  # torch is a test-only dependency
+            continue
+        proc = subprocess.run([sys.executable, __file__, "--impl", impl, "--repeats", str(repeats)],
+                              capture_output=True, text=True, check=True)
+        got = json.loads(proc.stdout.strip().splitlines()[-1])
+        # Same numbers everywhere, or the timing compares different work.
+        if not np.allclose(got["result"], ref, rtol=1e-4):
+            raise AssertionError(f"{impl} computed {got['result']}, expected {ref}")
+        times[impl] = got["seconds"]
     t_torch = times.get("torch")
     return [{"workload": WORKLOAD, "impl": name, "us_per_op": t / N_OPS * 1e6,
              "ratio_to_torch": (t / t_torch) if t_torch else None}
             for name, t in times.items()]
 
 
-def main() -> None:
-    from run_all import print_table  # noqa: PLC0415 - bench/ is the script directory
+def main(argv: list[str]) -> None:
+    if "--impl" in argv:  # child process: one implementation, JSON on stdout
+        impl = argv[argv.index("--impl") + 1]
+        repeats = int(argv[argv.index("--repeats") + 1]) if "--repeats" in argv else 10
+        print(json.dumps(_measure(impl, repeats)))
+        return
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+    from run_all import print_table
 
     print_table(run())
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

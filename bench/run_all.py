@@ -1,7 +1,9 @@
 """Run every ``bench/bench_*.py`` and print one table (``make bench``).
 
-Each benchmark module defines ``WORKLOAD`` and ``run() -> list[dict]`` whose rows have
-``workload``, ``impl``, ``us_per_op`` and ``ratio_to_torch`` (None without torch).
+A benchmark module either defines ``run() -> list[dict]`` with rows
+``{workload, impl, us_per_op, ratio_to_torch}`` (collected into the common table printed
+at the end), or only ``main()``, which prints its own table.  ``python bench/run_all.py
+scalar_graph`` runs only the named benchmarks.
 """
 from __future__ import annotations
 
@@ -19,10 +21,10 @@ def print_table(rows: list[dict]) -> None:
              "-" if r["ratio_to_torch"] is None else f"{r['ratio_to_torch']:.2f}") for r in rows]
     widths = [max(len(str(c)) for c in col) for col in zip(head, *body)]
     line = "  ".join("{:<%d}" % w for w in widths)
-    print(line.format(*head))
+    print(line.format(*head).rstrip())
     print("  ".join("-" * w for w in widths))
     for b in body:
-        print(line.format(*b))
+        print(line.format(*b).rstrip())
 
 
 def main(argv: list[str]) -> int:
@@ -30,12 +32,18 @@ def main(argv: list[str]) -> int:
     only = set(argv)
     rows = []
     for path in sorted(HERE.glob("bench_*.py")):
-        if only and path.stem not in only and path.stem[6:] not in only:
+        if only and path.stem not in only and path.stem[len("bench_"):] not in only:
             continue
         mod = importlib.import_module(path.stem)
-        print(f"running {path.name} ...", file=sys.stderr, flush=True)
-        rows.extend(mod.run())
-    print_table(rows)
+        print(f"== {path.name}", flush=True)
+        if hasattr(mod, "run"):
+            rows.extend(mod.run())
+            print("(in the table below)")
+        else:
+            mod.main()
+        print(flush=True)
+    if rows:
+        print_table(rows)
     return 0
 
 

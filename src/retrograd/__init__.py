@@ -23,6 +23,11 @@ from . import autograd  # noqa: F401
 from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
                        no_grad, set_grad_enabled)
 from . import optim  # noqa: F401
+import retrograd.linalg as linalg  # noqa: E402  (a plain 'from . import' would keep _ops.linalg, leaked by the star import)
+from ._typeinfo import finfo, iinfo  # noqa: F401
+from . import nn  # noqa: F401
+from .serialization import save, load  # noqa: F401
+from . import viz  # noqa: F401  (cheap: graphviz is imported only by viz.draw)
 from ._compat import *  # noqa: F401,F403
 
 __version__ = "0.1.0"

@@ -85,7 +85,7 @@ def set_rng_state(state: Tensor) -> None:
 
 def _infer_dtype(obj) -> D.dtype:
     """dtype of nested Python data: bool < int64 < default float, as PyTorch infers."""
-    kind = 0
+    kind = -1  # no element yet: empty data is the default float dtype, as in PyTorch
     stack = [obj]
     while stack:
         x = stack.pop()
@@ -96,7 +96,7 @@ def _infer_dtype(obj) -> D.dtype:
         elif isinstance(x, np.ndarray):
             kind = max(kind, D.from_numpy_dtype(x.dtype)._kind)
         elif isinstance(x, (bool, np.bool_)):
-            pass
+            kind = max(kind, 0)
         elif isinstance(x, numbers.Integral):
             kind = max(kind, 1)
         elif isinstance(x, numbers.Real):
@@ -105,13 +105,13 @@ def _infer_dtype(obj) -> D.dtype:
             raise TypeError("retrograd does not support complex tensors")
         else:
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
-    return (D.bool_, D.int64, D.get_default_dtype())[kind]
+    return (D.bool_, D.int64, D.get_default_dtype(), D.get_default_dtype())[kind]
 
 
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
     t = _wrap(data, False, None, 0)
     if requires_grad:
-        t.requires_grad_(True)
+        t._set_requires_grad(True)
     return t
 
 
@@ -146,10 +146,32 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
     try:
         arr = np.array(data, dtype=dt.np)
     except ValueError as exc:
+        _check_ragged(data)
         raise ValueError(f"expected sequence of equal-length lists ({exc})") from None
     except OverflowError:
         raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow") from None
     return _finish(arr, requires_grad)
+
+
+def _check_ragged(data) -> None:
+    """PyTorch's error for nested sequences whose lengths disagree (iterative walk)."""
+    sizes = []
+    x = data
+    while isinstance(x, (list, tuple)):
+        sizes.append(len(x))
+        if not x:
+            break
+        x = x[0]
+    stack = [(data, 0)]
+    while stack:
+        seq, dim = stack.pop()
+        if len(seq) != sizes[dim]:
+            raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(seq)})")
+        if dim + 1 < len(sizes):
+            for item in reversed(seq):
+                if not isinstance(item, (list, tuple)):
+                    raise TypeError("not a sequence")
+                stack.append((item, dim + 1))
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -196,8 +218,16 @@ def _dt(dtype, default=None) -> D.dtype:
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
-    """A tensor of zeros of the given shape."""
+    """A tensor of zeros of the given shape.
+
+    >>> import retrograd as torch
+    >>> torch.zeros(2, dtype=torch.int64)
+    tensor([0, 0])
+    """
     check_device(device)
+    if any(isinstance(s, int) and s < 0 for s in (size[0] if len(size) == 1 and isinstance(size[0], (tuple, list))
+                                                  else size)):
+        raise RuntimeError("zeros: Dimension size must be non-negative.")  # zeros' own wording
     return _finish(np.zeros(_shape(size), dtype=_dt(dtype).np), requires_grad)
 
 

@@ -103,12 +103,24 @@ def set_default_dtype(d: dtype) -> None:
     _default_float = d
 
 
-# Pairwise promotion of the NumPy types agrees with torch for the types we support,
-# except bool/uint8/int8 corners, which NumPy also gets right (uint8+int8 -> int16).
+# PyTorch's table, not NumPy's: a float meets an integer -> that float (NumPy says
+# int32 + float32 -> float64); float16 + bfloat16 -> float32; integers promote as in NumPy
+# (uint8 + int8 -> int16).  tests/test_dtypes_creation.py checks every pair against torch.
 def promote_types(a: dtype, b: dtype) -> dtype:
-    """The smallest dtype both ``a`` and ``b`` can be cast to (``torch.promote_types``)."""
+    """The smallest dtype both ``a`` and ``b`` can be cast to (``torch.promote_types``).
+
+    >>> import retrograd as torch
+    >>> torch.promote_types(torch.int32, torch.float32)
+    retrograd.float32
+    """
     if a is b:
         return a
+    if a._kind != b._kind:
+        return a if a._kind > b._kind else b
+    if a._kind == 2:
+        if {a.name, b.name} == {"float16", "bfloat16"}:
+            return float32
+        return a if a.itemsize > b.itemsize or (a.itemsize == b.itemsize and b is bfloat16) else b
     return _from_np[np.promote_types(a.np, b.np)]
 
 

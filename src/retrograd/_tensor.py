@@ -20,8 +20,16 @@ from .utils.hooks import HookDict, RemovableHandle
 __all__ = ["Tensor"]
 
 _ndarray = np.ndarray
+_generic = np.generic
+_array = np.array
 _asarray = np.asarray
 _state = grad_mode.state
+
+# Version counters are one-element int64 arrays, not lists: NumPy arrays are not tracked
+# by Python's cyclic GC, and a graph of many small tensors otherwise pays for every list
+# in each full collection.  ``vc[0] += 1`` and ``vc[0]`` work the same either way.
+_VC0 = np.zeros(1, dtype=np.int64)
+_new_vc = _VC0.copy
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                  "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
@@ -41,7 +49,8 @@ NONLEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
     "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
-    "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
+    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")  # torch's text, byte for byte
 
 
 def check_inplace(target: "Tensor", others: tuple = ()) -> None:
@@ -52,14 +61,12 @@ def check_inplace(target: "Tensor", others: tuple = ()) -> None:
                            "See https://github.com/pytorch/rfcs/pull/17 for more details.")
     if not _state.enabled:
         return
-    if target._requires_grad and target._grad_fn is None:
-        if target._base is not None:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if target._base is not None:
         from ._views import check_view_inplace
 
-        check_view_inplace(target)
+        check_view_inplace(target, others)
+    elif target._requires_grad and target._grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 class Tensor:
@@ -102,24 +109,29 @@ class Tensor:
         self._grad_fn = None
         self._output_nr = 0
         self._grad = None
-        self._vc = [0]
+        self._vc = _new_vc()
         self._accum = None
         self._base = None
         self._retains_grad = False
         self._hooks = None
         if requires_grad:
-            self.requires_grad_(True)
+            self._set_requires_grad(True)
 
     @staticmethod
     def _wrap(data, requires_grad: bool, grad_fn, output_nr: int, vc=None) -> "Tensor":
         """The fast constructor every op uses (no validation)."""
         t = _new(Tensor)
-        t._data = data if type(data) is _ndarray else _asarray(data)
+        if type(data) is _ndarray:
+            t._data = data
+        elif isinstance(data, _generic):  # NumPy ops on 0-d arrays return scalars
+            t._data = _array(data)
+        else:
+            t._data = _asarray(data)
         t._requires_grad = requires_grad
         t._grad_fn = grad_fn
         t._output_nr = output_nr
         t._grad = None
-        t._vc = vc if vc is not None else [0]
+        t._vc = vc if vc is not None else _new_vc()
         t._accum = None
         t._base = None
         t._retains_grad = False
@@ -234,9 +246,15 @@ class Tensor:
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
-        self.requires_grad_(value)
+        # (PyTorch words this refusal differently in each entry point; we follow each one)
+        self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        return self._set_requires_grad(requires_grad, "only Tensors of floating point dtype can require gradients")
+
+    def _set_requires_grad(self, requires_grad: bool,
+                           int_msg: str = "Only Tensors of floating point and complex dtype can require gradients"
+                           ) -> "Tensor":
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(
@@ -245,7 +263,7 @@ class Tensor:
                     "var_no_grad = var.detach().")
             return self
         if requires_grad and self._data.dtype.kind not in "fc":
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError(int_msg)
         if requires_grad and self._inference_flag() and not _state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
@@ -311,10 +329,10 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        return self._vc[0]
+        return int(self._vc[0])
 
     def _vc_shared(self) -> bool:
-        return self._base is not None
+        return self._base is not None or "_shared_vc" in self.__dict__
 
     def _is_view(self) -> bool:
         return self._base is not None
@@ -386,7 +404,7 @@ class Tensor:
     def detach(self) -> "Tensor":
         """A tensor sharing data (and version counter) with self, outside the graph."""
         t = Tensor._wrap(self._data, False, None, 0, self._vc)
-        t._base = self if self._base is None else self._base
+        t.__dict__["_shared_vc"] = True  # not a view (PyTorch: detach()._base is None), but shares data
         return t
 
     def detach_(self) -> "Tensor":
@@ -403,13 +421,14 @@ class Tensor:
 
     @property
     def data(self) -> "Tensor":
-        t = Tensor._wrap(self._data, False, None, 0, self._vc)
-        return t
+        # Same memory, but its own version counter: writes through ``.data`` are hidden
+        # from autograd (PyTorch's semantics, and why ``.data`` is discouraged).
+        return Tensor._wrap(self._data, False, None, 0)
 
     @data.setter
     def data(self, value: "Tensor") -> None:
         if not isinstance(value, Tensor):
-            raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._data = value._data
         self._vc = value._vc
 
@@ -441,9 +460,13 @@ class Tensor:
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self._scalar("float"))
 
     def __int__(self) -> int:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self._scalar("int"))
 
     def __index__(self) -> int:

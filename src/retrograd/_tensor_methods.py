@@ -5,6 +5,8 @@ it as a Tensor method too.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from . import _creation as C
 from . import _ops as O
 from ._tensor import Tensor
@@ -55,13 +57,13 @@ def _r(fn):
 
 
 Tensor.__add__ = O.add
-Tensor.__radd__ = _r(O.add)
+Tensor.__radd__ = O.add  # PyTorch's __radd__ is self.add(other): the tensor stays first
 Tensor.__iadd__ = O.add_
 Tensor.__sub__ = O.sub
 Tensor.__rsub__ = lambda self, other: O.rsub(self, other)
 Tensor.__isub__ = O.sub_
 Tensor.__mul__ = O.mul
-Tensor.__rmul__ = _r(O.mul)
+Tensor.__rmul__ = O.mul
 Tensor.__imul__ = O.mul_
 Tensor.__truediv__ = O.div
 Tensor.__rtruediv__ = lambda self, other: O.mul(O.reciprocal(self), other)
@@ -74,12 +76,26 @@ Tensor.__rpow__ = lambda self, other: O.pow(other, self)
 Tensor.__ipow__ = O.pow_
 Tensor.__matmul__ = O.matmul
 Tensor.__rmatmul__ = _r(O.matmul)
-Tensor.__eq__ = O.eq
-Tensor.__ne__ = O.ne
-Tensor.__lt__ = O.lt
-Tensor.__le__ = O.le
-Tensor.__gt__ = O.gt
-Tensor.__ge__ = O.ge
+_COMPARABLE = (Tensor, int, float, bool, np.number, np.bool_, np.ndarray)
+
+
+def _cmp_op(fn):
+    # As in PyTorch, ``t == None`` is False and ``t < "a"`` is Python's TypeError:
+    # operands that are not numbers or arrays give NotImplemented, not an op error.
+    def op(self, other):
+        if isinstance(other, _COMPARABLE):
+            return fn(self, other)
+        return NotImplemented
+    op.__name__ = fn.__name__
+    return op
+
+
+Tensor.__eq__ = _cmp_op(O.eq)
+Tensor.__ne__ = _cmp_op(O.ne)
+Tensor.__lt__ = _cmp_op(O.lt)
+Tensor.__le__ = _cmp_op(O.le)
+Tensor.__gt__ = _cmp_op(O.gt)
+Tensor.__ge__ = _cmp_op(O.ge)
 Tensor.__getitem__ = O.getitem
 Tensor.__setitem__ = O.setitem
 Tensor.T = property(lambda self: O.permute(self, tuple(range(self.ndim - 1, -1, -1))) if self.ndim != 2 else O.t(self))

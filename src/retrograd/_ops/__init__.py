@@ -11,3 +11,8 @@ from .pointwise import *  # noqa: F401,F403
 from .reduce import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .views_inplace import *  # noqa: F401,F403
+from .nn_ops import *  # noqa: F401,F403
+from .shape_more import *  # noqa: F401,F403
+from .indexing_more import *  # noqa: F401,F403
+from .reduce_more import *  # noqa: F401,F403
+from .linalg_more import *  # noqa: F401,F403

@@ -25,12 +25,55 @@ def to_tensor(x, dtype: D.dtype | None = None) -> Tensor:
     return tensor(x, dtype=dtype)
 
 
+_SCALAR_CACHE: dict = {}
+_SCALAR_CACHE_MAX = 4096
+_Tensor = Tensor
+_array = np.array
+
+
+def _float_scalar(value, npd) -> Tensor:
+    """A Python number as a 0-d tensor of floating NumPy dtype ``npd``, cached.
+
+    Scalars in ``x * 2`` are wrapped on every op; the same few constants recur, so the
+    0-d tensors are shared (read-only).  Zeros (signed) and NaN are not cached because
+    equal keys would not mean equal values.
+    """
+    key = (value, npd)
+    t = _SCALAR_CACHE.get(key)
+    if t is None:
+        arr = _array(value, dtype=npd)
+        if not value or value != value:
+            return _wrap(arr, False, None, 0)
+        arr.flags.writeable = False
+        t = _wrap(arr, False, None, 0)
+        if len(_SCALAR_CACHE) >= _SCALAR_CACHE_MAX:
+            _SCALAR_CACHE.clear()
+        _SCALAR_CACHE[key] = t
+    return t
+
+
 def binary_operands(a, b, name: str = "op"):
     """(Tensor, Tensor, cast dtype or None) with PyTorch's type promotion.
 
     Python scalars become 0-d tensors of the promoted dtype; when two tensors differ in
     dtype the forward computes in the promoted dtype (the engine casts grads back).
     """
+    # Fast paths first: this runs for every binary op (and in every backward rule).
+    if type(a) is _Tensor:
+        tb = type(b)
+        if tb is _Tensor:
+            if a._data.dtype is b._data.dtype:
+                return a, b, None
+        elif tb is float or tb is int:
+            npd = a._data.dtype
+            if npd.kind == "f":
+                return a, _float_scalar(b, npd), None
+    elif type(b) is _Tensor:
+        ta = type(a)
+        if ta is float or ta is int:
+            npd = b._data.dtype
+            if npd.kind == "f":
+                return _float_scalar(a, npd), b, None
     ta = isinstance(a, Tensor)
     tb = isinstance(b, Tensor)
     if ta and tb:

@@ -19,12 +19,15 @@ A primitive is a NumPy forward plus one backward rule per differentiable input::
 from __future__ import annotations
 
 import inspect
+import sys
 from typing import Callable
 
 import numpy as np
 
 from ..autograd import grad_mode
-from ..autograd.graph import OpNode, SavedTensor, _creation_site
+from ..autograd import anomaly_mode as _anomaly_mode
+from ..autograd import graph as _graph
+from ..autograd.graph import OpNode, SavedTensor
 
 __all__ = ["OpDef", "primitive", "apply", "apply_inplace", "OPS"]
 
@@ -68,7 +71,13 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.save_out = "out" in mentioned
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
-    op.node_cls = type(op.node_name, (OpNode,), {"__slots__": (), "_name": op.node_name})
+    # A few of PyTorch's nodes are C++ classes whose name() is qualified
+    # ("torch::autograd::CopyBackwards") while the Python type and repr are not.
+    cls_name = op.node_name.rpartition("::")[2]
+    ns = {"__slots__": (), "_name": op.node_name}
+    if cls_name != op.node_name:
+        ns["__repr__"] = lambda self: f"<{cls_name} object at {hex(id(self))}>"
+    op.node_cls = type(cls_name, (OpNode,), ns)
     op.doc = None
     op.errors = errors
     if name in OPS:
@@ -77,19 +86,42 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     return op
 
 
+_NO_EDGE = (None, 0)  # shared: inputs that need no grad (scalars, constants)
+
+
 def _edge(t):
     gf = t._grad_fn
     if gf is not None:
         return (gf, t._output_nr)
     if t._requires_grad:
         return (t._grad_accumulator(), 0)
-    return (None, 0)
+    return _NO_EDGE
 
 
 from .._tensor import Tensor as _Tensor  # noqa: E402
 
 _wrap = _Tensor._wrap
+_anomaly = _anomaly_mode.anomaly_state
+_getframe = sys._getframe
 record_sites = True  # creation sites for error messages; off in benchmarks if needed
+
+
+# Which files belong to retrograd (by filename; a frame's code filename is a cached str).
+_inside: dict = {}
+
+
+def _site():
+    """(filename, lineno) of the first frame outside retrograd: where the user made a node."""
+    f = _getframe(3)
+    while f is not None:
+        fn = f.f_code.co_filename
+        inside = _inside.get(fn)
+        if inside is None:
+            inside = _inside[fn] = f.f_globals.get("__name__", "").startswith("retrograd")
+        if not inside:
+            return (fn, f.f_lineno)
+        f = f.f_back
+    return None
 
 
 def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
@@ -98,13 +130,21 @@ def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
     ``cast``: a dtype the inputs are converted to first (type promotion); the engine
     casts gradients back to each input's own dtype.
     """
-    if cast is not None:
-        npd = cast.np
-        arrays = [t._data if t._data.dtype == npd else t._data.astype(npd) for t in tensors]
-    else:
-        arrays = [t._data for t in tensors]
+    if _PROFILE:
+        return _profiled(op, tensors, static, cast)
     try:
-        out = op.forward(*arrays, **static) if static else op.forward(*arrays)
+        if cast is not None:
+            npd = cast.np
+            arrays = [t._data if t._data.dtype == npd else t._data.astype(npd) for t in tensors]
+            out = op.forward(*arrays, **static) if static else op.forward(*arrays)
+        elif len(tensors) == 2:
+            out = op.forward(tensors[0]._data, tensors[1]._data, **static) if static else \
+                op.forward(tensors[0]._data, tensors[1]._data)
+        elif len(tensors) == 1:
+            out = op.forward(tensors[0]._data, **static) if static else op.forward(tensors[0]._data)
+        else:
+            arrays = [t._data for t in tensors]
+            out = op.forward(*arrays, **static) if static else op.forward(*arrays)
     except (ValueError, IndexError, TypeError) as exc:
         raise _translate(op, tensors, exc) from None
     if _state.enabled and op.differentiable:
@@ -116,21 +156,36 @@ def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
     return tuple(_wrap(o, False, None, 0) for o in out)
 
 
+_PROFILE = False  # set by autograd.profiler.profile while it records
+
+
+def _profiled(op: OpDef, tensors: tuple, static, cast):
+    """apply() timed for the profiler (flag off inside, so the op is timed once)."""
+    global _PROFILE
+    from ..autograd.profiler import _state as prof
+
+    frame = prof.begin()
+    _PROFILE = False
+    try:
+        return apply(op, tensors, static, cast)
+    finally:
+        _PROFILE = prof.on
+        prof.end("aten::" + op.name, frame)
+
+
 def _record(op: OpDef, tensors: tuple, static, out):
     node = op.node_cls()
     node.op = op
     node.static = static
     node.released = False
-    node.next_functions = tuple([_edge(t) for t in tensors])
-    node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
-    if record_sites:
-        node._site = _creation_site()
-    from ..autograd.anomaly_mode import anomaly_state
-
-    if anomaly_state.enabled:
-        import traceback
-
-        node._trace = traceback.format_stack()[:-3]
+    if len(tensors) == 2:
+        a, b = tensors
+        node.next_functions = (_edge(a), _edge(b))
+    else:
+        node.next_functions = tuple([_edge(t) for t in tensors])
+    node._site = _site() if record_sites else None
+    if _anomaly.enabled:
+        _anomaly_mode.record_trace(node)
     saved = None
     if op.save_inputs:
         saved = {}
@@ -140,11 +195,27 @@ def _record(op: OpDef, tensors: tuple, static, out):
     if op.n_out == 1:
         res = _wrap(out, True, node, 0)
         node.out_meta = None
+        # Input shapes/dtypes let the engine reduce broadcast grads and cast them back.
+        # When every input already matches the output (and no rule reads them), the
+        # engine has nothing to do: skip the tuples.
+        if op.meta:
+            node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
+        else:
+            od = res._data
+            shape, dt = od.shape, od.dtype
+            for t in tensors:
+                d = t._data
+                if d.shape != shape or d.dtype != dt:
+                    node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
+                    break
+            else:
+                node._in_meta = ()
         if op.save_out:
             if saved is None:
                 saved = {}
             saved["out"] = SavedTensor(res, is_output=True)
     else:
+        node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
         res = tuple(_wrap(o, True, node, i) for i, o in enumerate(out))
         node.out_meta = tuple((o.shape, res[i].dtype) for i, o in enumerate(out))
         if op.save_out:

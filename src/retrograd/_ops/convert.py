@@ -14,7 +14,7 @@ _to_dtype = primitive("to_dtype", lambda a, *, npd: a.astype(npd), node="ToCopyB
                       a=lambda g, a_dtype: to_dtype(g, a_dtype))
 # copy_(self, src): self's old value gets no gradient; src gets g (summed, cast by the engine).
 _copy = primitive("copy_", lambda a, b: np.broadcast_to(b, a.shape).astype(a.dtype, copy=True),
-                  node="CopyBackwards", a=lambda g: g * 0, b=lambda g: g)
+                  node="torch::autograd::CopyBackwards", a=lambda g: g * 0, b=lambda g: g)
 _fill = primitive("fill_", lambda a, *, value: np.full(a.shape, value, dtype=a.dtype), node="FillBackward0",
                   a=lambda g: g * 0)
 _fill_t = primitive("fill_tensor", lambda a, v: np.full(a.shape, v, dtype=a.dtype), node="FillBackward1",

@@ -11,7 +11,8 @@ import numpy as np
 from .._tensor import Tensor
 from ._common import to_tensor
 from ._registry import apply, apply_inplace, primitive
-from .shape import select, slice_dim, unsqueeze
+from ..autograd import grad_mode
+from .shape import _as_view, expand, reshape, select, slice_dim, unsqueeze
 
 __all__ = ["getitem", "setitem", "nonzero", "index_put_"]
 
@@ -47,127 +48,307 @@ def _zero_at(g: Tensor, key) -> Tensor:
     return apply(_index_put, (g, zero), {"key": key, "accumulate": False})
 
 
+# Three table entries share the put forward and rules; PyTorch names the node after how the
+# write was done: through a view of the base (CopySlices), with advanced indices on the whole
+# tensor (IndexPutBackward0), or as a fill of the whole tensor (FillBackward3).
+_index_put_view = primitive("index_put_view", _put_fw, node="CopySlices",
+                            a=lambda g, key, accumulate: g if accumulate else _zero_at(g, key),
+                            v=lambda g, key: apply(_index, (g,), {"key": key}))
+_index_put_fill = primitive("index_put_fill", _put_fw, node="FillBackward3",
+                            a=lambda g, key, accumulate: g if accumulate else _zero_at(g, key),
+                            v=lambda g, key: apply(_index, (g,), {"key": key}))
+_alias = primitive("alias", lambda a: a.view(), node="AliasBackward0", a=lambda g: g)
+
+_INDEX_TYPES_MSG = "tensors used as indices must be long, int, byte or bool tensors"
+
+
 def _is_advanced(k) -> bool:
     return isinstance(k, (Tensor, np.ndarray, list, bool, np.bool_)) or (
         isinstance(k, tuple))
 
 
+def _as_index_array(k) -> np.ndarray:
+    """A tensor / list / array index as an int64 or bool NumPy array (PyTorch's dtype rules)."""
+    if isinstance(k, Tensor):
+        k = k._data
+    elif not isinstance(k, np.ndarray):
+        k = np.asarray(k)
+        if k.size == 0:
+            k = k.astype(np.int64)
+    if k.dtype.kind == "b" or k.dtype == np.uint8:
+        return k.astype(bool, copy=False)
+    if k.dtype.kind not in "iu":
+        raise IndexError(_INDEX_TYPES_MSG)
+    return k.astype(np.int64, copy=False)
+
+
 def _normalize_advanced(key: tuple, shape) -> tuple:
-    """Tensors/lists in ``key`` -> NumPy arrays, checking bounds with PyTorch's messages."""
+    """index_put's indices: tensors/lists -> NumPy arrays, checking bounds with PyTorch's messages."""
     out = []
     dim = 0
+    n_adv = 0
     for k in key:
-        if isinstance(k, Tensor):
-            k = k._data
-        elif isinstance(k, (list, tuple)):
-            k = np.asarray(k)
-            if k.dtype.kind == "f":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        if isinstance(k, np.ndarray):
-            if k.dtype.kind == "f":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if k.dtype.kind == "b" or k.dtype == np.uint8:
-                k = k.astype(bool)
-                for j, s in enumerate(k.shape):
-                    if dim + j < len(shape) and s != shape[dim + j]:
-                        raise IndexError(
-                            f"The shape of the mask [{', '.join(map(str, k.shape))}] at index {j} does not match "
-                            f"the shape of the indexed tensor [{', '.join(map(str, shape))}] at index {dim + j}")
-                dim += k.ndim
-            else:
-                if dim < len(shape) and k.size:
-                    size = shape[dim]
-                    bad = k[(k >= size) | (k < -size)]
-                    if bad.size:
-                        raise IndexError(f"index {int(bad.flat[0])} is out of bounds for dimension {dim} with size {size}")
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            if k is Ellipsis:
+                dim = len(shape) - sum(1 for x in key[key.index(Ellipsis) + 1:] if x is not None)
+            elif isinstance(k, slice):
                 dim += 1
-        elif k is None:
-            pass
-        elif k is Ellipsis:
-            dim = len(shape) - sum(1 for x in key[key.index(Ellipsis) + 1:] if x is not None)
-        else:
+            out.append(k)
+            continue
+        if isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)):
+            out.append(int(k))
             dim += 1
+            continue
+        k = _as_index_array(k)
+        if k.dtype == np.bool_:
+            _check_mask(k, shape, dim)
+            dim += k.ndim
+        else:
+            _check_bounds(k, shape, dim, n_adv)
+            dim += 1
+        n_adv += 1
         out.append(k)
     return tuple(out)
 
 
-def getitem(self: Tensor, key) -> Tensor:
-    """``self[key]`` with PyTorch's semantics (views for basic keys)."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    if any(_is_advanced(k) for k in key):
-        return apply(_index, (self,), {"key": _normalize_advanced(key, self._data.shape)})
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    if n_real > self._data.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {self._data.ndim}")
-    if sum(1 for k in key if k is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    out = self
-    dim = 0
-    did = False
-    for k in key:
+def _check_mask(k: np.ndarray, shape, dim: int) -> None:
+    for j, s in enumerate(k.shape):
+        if dim + j < len(shape) and s != shape[dim + j]:
+            raise IndexError(
+                f"The shape of the mask [{', '.join(map(str, k.shape))}] at index {j} does not match "
+                f"the shape of the indexed tensor [{', '.join(map(str, shape))}] at index {dim + j}")
+
+
+def _check_bounds(k: np.ndarray, shape, dim: int, ordinal: int) -> None:
+    # PyTorch names the dimension by the index's position among the advanced indices.
+    if dim < len(shape) and k.size:
+        size = shape[dim]
+        bad = k[(k >= size) | (k < -size)]
+        if bad.size:
+            raise IndexError(f"index {int(bad.flat[0])} is out of bounds for dimension {ordinal} with size {size}")
+
+
+def _seq_as_tuple(seq: list) -> bool:
+    """PyTorch's (and old NumPy's) rule: a short list holding sequences, slices, None or ... is a tuple."""
+    if len(seq) >= 32:
+        return False
+    return any(isinstance(x, (Tensor, np.ndarray, list, tuple, slice)) or x is None or x is Ellipsis for x in seq)
+
+
+def _canon(k):
+    """One key item as: int, slice (int bounds), None, Ellipsis, bool, or an index array."""
+    if k is None or k is Ellipsis:
+        return k
+    if isinstance(k, slice):
+        if isinstance(k.start, Tensor) or isinstance(k.stop, Tensor) or isinstance(k.step, Tensor):
+            return slice(*(None if v is None else v.__index__() for v in (k.start, k.stop, k.step)))
+        return k
+    if isinstance(k, (bool, np.bool_)):
+        return bool(k)
+    if isinstance(k, (int, np.integer)):
+        return int(k)
+    if isinstance(k, Tensor):
+        d = k._data
+        if d.ndim == 0 and d.dtype.kind in "iu" and d.dtype != np.uint8:
+            return int(d)
+        if d.ndim == 0 and d.dtype == np.bool_:
+            return bool(d)
+        return _as_index_array(d)
+    if isinstance(k, (list, tuple, np.ndarray)):
+        return _as_index_array(k)
+    try:
+        return k.__index__()
+    except AttributeError:
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                         "are valid indices (got " + type(k).__name__ + ")") from None
+
+
+def _plan(shape, key):
+    """Split ``key`` the way PyTorch applies it.
+
+    Returns (steps, adv_key, basic_key, items): ``steps`` are the view ops of the basic part
+    (ints, slices, None) in order, each on the running result; ``adv_key`` is the NumPy key
+    of the advanced part on that intermediate result (slices and index arrays only) or None;
+    ``basic_key`` is the basic part as a NumPy key (index arrays replaced by ``:``);
+    ``items`` the canonical key items.
+    """
+    if isinstance(key, tuple):
+        items = key
+    elif isinstance(key, list) and _seq_as_tuple(key):
+        items = tuple(key)
+    else:
+        items = (key,)
+    items = [_canon(k) for k in items]
+    consumed = 0
+    n_ell = 0
+    for k in items:
         if k is Ellipsis:
-            dim += self._data.ndim - n_real
-        elif k is None:
-            out = unsqueeze(out, dim)
+            n_ell += 1
+        elif isinstance(k, np.ndarray):
+            consumed += k.ndim if k.dtype == np.bool_ else 1
+        elif k is not None and not isinstance(k, bool):
+            consumed += 1
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    ndim = len(shape)
+    if consumed > ndim:
+        if ndim == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    steps, adv, basic = [], [], []
+    cur = list(shape)  # the running (intermediate) shape
+    dim = 0
+    for k in items:
+        if k is None:
+            steps.append(("unsqueeze", dim))
+            cur.insert(dim, 1)
+            basic.append(None)
             dim += 1
-            did = True
+        elif k is Ellipsis:
+            n = ndim - consumed
+            basic.extend([slice(None)] * n)
+            dim += n
+        elif isinstance(k, bool):
+            steps.append(("unsqueeze", dim))
+            cur.insert(dim, 1)
+            basic.append(None)
+            adv.append((dim, np.zeros(1 if k else 0, dtype=np.int64)))
+            dim += 1
+        elif isinstance(k, int):
+            size = cur[dim]
+            if k < -size or k >= size:
+                raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
+            steps.append(("select", dim, k))
+            del cur[dim]
+            basic.append(k)
         elif isinstance(k, slice):
-            if k != slice(None) and k != slice(None, None, None):
-                out = slice_dim(out, dim, k.start, k.stop, 1 if k.step is None else k.step)
-                did = True
+            if k.step is not None and k.step <= 0:
+                raise ValueError("step must be greater than zero")
+            steps.append(("slice", dim, k))
+            cur[dim] = len(range(*k.indices(cur[dim])))
+            basic.append(k)
             dim += 1
         else:
-            try:
-                i = k.__index__()
-            except AttributeError:
-                raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                                 "are valid indices (got " + type(k).__name__ + ")") from None
-            out = select(out, dim, i)
-            did = True
-    if not did:
-        out = slice_dim(self, 0, None, None, 1) if self._data.ndim else apply(_index, (self,), {"key": ()})
+            n = k.ndim if k.dtype == np.bool_ else 1
+            if k.dtype == np.bool_:
+                _check_mask(k, cur, dim)
+            else:
+                _check_bounds(k, cur, dim, len(adv))
+            adv.append((dim, k))
+            basic.extend([slice(None)] * n)
+            dim += n
+    if not adv:
+        return steps, None, tuple(basic), items
+    akey, pos = [], 0
+    for d, arr in adv:
+        akey.extend([slice(None)] * (d - pos))
+        akey.append(arr)
+        pos = d + (arr.ndim if arr.dtype == np.bool_ else 1)
+    return steps, tuple(akey), tuple(basic), items
+
+
+def _full(s) -> bool:
+    k = s[2]
+    return s[0] == "slice" and k.start is None and k.stop is None and k.step in (None, 1)
+
+
+def _apply_steps(t: Tensor, steps, bare: bool) -> Tensor:
+    for s in steps:
+        if s[0] == "select":
+            t = select(t, s[1], s[2])
+        elif s[0] == "unsqueeze":
+            t = unsqueeze(t, s[1])
+        elif bare or not _full(s):
+            k = s[2]
+            t = slice_dim(t, s[1], k.start, k.stop, 1 if k.step is None else k.step)
+    return t
+
+
+def getitem(self: Tensor, key) -> Tensor:
+    """``self[key]`` with PyTorch's semantics: the basic part (ints, slices, None, ...) as views
+    applied first, then integer-array / mask indexing on the result (IndexBackward0)."""
+    if type(key) is int and self._data.ndim:
+        return select(self, 0, key)
+    steps, adv_key, _, _ = _plan(self._data.shape, key)
+    out = _apply_steps(self, steps, isinstance(key, slice))
+    if adv_key is not None:
+        return apply(_index, (out,), {"key": adv_key})
+    if out is self:
+        return _as_view(apply(_alias, (self,)), self)
     return out
 
 
 def index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tensor:
     """``self[indices] = values`` (or ``+=`` with accumulate) in place, differentiable."""
     key = indices if isinstance(indices, tuple) else (indices,)
-    key = _normalize_advanced(key, self._data.shape) if any(_is_advanced(k) for k in key) else key
+    key = _normalize_advanced(key, self._data.shape)
     v = to_tensor(values, dtype=self.dtype)
     return apply_inplace(_index_put, self, (v,), {"key": key, "accumulate": accumulate})
 
 
+def _strip_leading_ones(v: Tensor) -> Tensor:
+    # PyTorch drops leading size-1 dims of the value before broadcasting it into the target.
+    shp = v._data.shape
+    k = 0
+    while k < len(shp) and shp[k] == 1:
+        k += 1
+    return reshape(v, shp[k:]) if k else v
+
+
+def _region_shape(shape, key) -> tuple:
+    return np.broadcast_to(np.empty((), dtype=bool), shape)[key].shape
+
+
 def setitem(self: Tensor, key, value) -> None:
-    """``self[key] = value``: an in-place write that keeps the graph correct."""
-    k = key if isinstance(key, tuple) else (key,)
-    if any(_is_advanced(x) for x in k):
-        k = _normalize_advanced(k, self._data.shape)
+    """``self[key] = value``: an in-place write that keeps the graph correct (PyTorch's key rules)."""
+    shape = self._data.shape
+    steps, adv_key, basic, items = _plan(shape, key)
+    through_view = any(not _full(s) for s in steps)
+    if adv_key is None:
+        op = _index_put_view if through_view else _index_put_fill
+        np_key = basic
     else:
-        for x in k:
-            if not isinstance(x, slice) and x is not None and x is not Ellipsis:
-                x.__index__()
-        n_real = sum(1 for x in k if x is not None and x is not Ellipsis)
-        if n_real > self._data.ndim:
-            raise IndexError(f"too many indices for tensor of dimension {self._data.ndim}")
+        op = _index_put_view if through_view else _index_put
+        if any(s[0] == "select" for s in steps):
+            # NumPy would place the advanced dims elsewhere: address the elements by flat position.
+            np_key = np.unravel_index(np.arange(self._data.size).reshape(shape)[basic][adv_key], shape)
+        else:
+            np_key = tuple(items)
+    target = _region_shape(shape, np_key)
     if isinstance(value, Tensor):
-        v = value
+        v = _strip_leading_ones(value)
+        if adv_key is not None and v._data.dtype != self._data.dtype:
+            from .._tensor import _scalar_type_name
+
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{_scalar_type_name(self.dtype)} for the destination and {_scalar_type_name(v.dtype)} for the source.")
     else:
         v = Tensor._wrap(np.asarray(value, dtype=self._data.dtype), False, None, 0)
-    target_shape = np.empty(self._data.shape, dtype=bool)[k].shape
-    try:
-        np.broadcast_to(v._data, target_shape)
-    except ValueError:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape [{', '.join(map(str, v._data.shape))}] cannot be broadcast to "
-            f"indexing result of shape [{', '.join(map(str, target_shape))}]") from None
-    apply_inplace(_index_put, self, (v,), {"key": k, "accumulate": False})
+    if adv_key is None:
+        if v._data.shape != target:
+            expand(v, target)  # raises PyTorch's copy_ complaint when the value does not broadcast
+        if v._data.dtype != self._data.dtype:
+            v = v.to(self.dtype)
+    else:
+        try:
+            np.broadcast_to(v._data, target)
+        except ValueError:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, v._data.shape))}] cannot be broadcast to "
+                f"indexing result of shape [{', '.join(map(str, target))}]") from None
+    if through_view and grad_mode.state.enabled and self._requires_grad and self._grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    apply_inplace(op, self, (v,), {"key": np_key, "accumulate": False})
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False):
     """Indices of non-zero elements: an (n, ndim) int64 tensor, or a tuple of 1-d tensors."""
-    idx = np.nonzero(input._data if input._data.ndim else input._data.reshape(1))
+    d = input._data
+    idx = np.nonzero(d if d.ndim else d.reshape(1))
     if as_tuple:
         return tuple(Tensor._wrap(i.astype(np.int64), False, None, 0) for i in idx)
-    return Tensor._wrap(np.stack(idx, axis=1).astype(np.int64) if idx else np.zeros((0, 0), np.int64),
-                        False, None, 0)
+    if d.ndim == 0:  # one row per non-zero, no columns
+        return Tensor._wrap(np.zeros((int(d != 0), 0), np.int64), False, None, 0)
+    return Tensor._wrap(np.stack(idx, axis=1).astype(np.int64), False, None, 0)

@@ -43,9 +43,13 @@ _sub = primitive("sub", lambda a, b: a - b, node="SubBackward0",
 _sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: a - alpha * b, node="SubBackward0",
                        a=lambda g: g,
                        b=lambda g, alpha: g * -alpha)
-_rsub = primitive("rsub", lambda a, b: b - a, node="RsubBackward1",
-                  a=lambda g: -g,
+# rsub(input, other, alpha) = other - alpha * input.  A tensor ``other`` is an input of the
+# node (RsubBackward0); a number is not (RsubBackward1 has one edge), as in PyTorch.
+_rsub = primitive("rsub", lambda a, b, *, alpha: b - alpha * a, node="RsubBackward0",
+                  a=lambda g, alpha: g * -alpha,
                   b=lambda g: g)
+_rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - alpha * a, node="RsubBackward1",
+                         a=lambda g, alpha: g * -alpha)
 _mul = primitive("mul", lambda a, b: a * b, node="MulBackward0",
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a)
@@ -89,9 +93,12 @@ subtract = sub
 def rsub(input, other, *, alpha=1) -> Tensor:
     """other - alpha * input (what ``2 - x`` calls)."""
     a, b, cast = binary_operands(input, other, "rsub")
-    if alpha != 1:
-        a = a * alpha
-    return apply(_rsub, (a, b), None, cast)
+    _bool_sub_check(a, b)
+    if isinstance(other, Tensor):
+        return apply(_rsub, (a, b), {"alpha": alpha}, cast)
+    # the number, already converted to the promoted dtype, is a static of the node
+    other_np = b._data if cast is None else b._data.astype(cast.np)
+    return apply(_rsub_scalar, (a,), {"other": other_np, "alpha": alpha}, cast)
 
 
 def mul(input, other, *, out=None) -> Tensor:
@@ -212,7 +219,9 @@ tanh = _unary("tanh", lambda a: np.tanh(a), lambda g, out: g * (1 - out * out))
 sigmoid = _unary("sigmoid", lambda a: _sigmoid_np(a), lambda g, out: g * out * (1 - out))
 reciprocal = _unary("reciprocal", lambda a: 1 / a, lambda g, out: -g * out * out)
 relu = _unary("relu", lambda a: np.maximum(a, 0).astype(a.dtype, copy=False),
-              lambda g, out: g * (out > 0), float_only=False)
+              # sign(out) is the 0/1 mask, written differentiably (zero derivative) so that,
+              # as in PyTorch, the first derivative depends on the graph under create_graph
+              lambda g, out: g * sign(out), float_only=False)
 abs = _unary("abs", lambda a: np.abs(a), lambda g, a: g * sign(a), float_only=False)
 absolute = abs
 sign = _unary("sign", lambda a: np.sign(a) if a.dtype.kind != "b" else a.copy(),

@@ -11,6 +11,7 @@ import numpy as np
 from .._tensor import Tensor
 from ._common import parse_shape, shape_str, wrap_dim, wrap_dims
 from ._registry import apply, primitive
+from .._views import register_view as _register_view
 
 __all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute", "expand",
            "expand_as", "unsqueeze", "squeeze", "sum_to", "select", "narrow", "flatten",
@@ -18,10 +19,14 @@ __all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:
-    """Mark ``out`` as a view of ``base`` when NumPy gave a view (shares memory)."""
-    if out._data.base is not None and np.shares_memory(out._data, base._data) if out._data.size else False:
-        out._vc = base._vc
-        out._base = base._base if base._base is not None else base
+    """Mark ``out`` as a view of ``base`` when NumPy gave a view (shares memory).
+
+    ``register_view`` shares the version counter, marks views made under no_grad or
+    inference mode, and lets in-place writes find the base's live views.
+    """
+    d = out._data
+    if d.base is not None and d.size and np.may_share_memory(d, base._data):
+        _register_view(out, base)
     return out
 
 
@@ -275,7 +280,7 @@ def _select_bw_fw(g, *, shape, dim, index):
 def _select_fw(a, *, dim, index):
     idx = [slice(None)] * a.ndim
     idx[dim] = index
-    return a[tuple(idx)]
+    return a[tuple(idx) + (Ellipsis,)]  # the Ellipsis keeps a 0-d result a view (not a NumPy scalar copy)
 
 
 _select = primitive("select", _select_fw, node="SelectBackward0",

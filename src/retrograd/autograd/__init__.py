@@ -14,9 +14,15 @@ from . import graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401
                         is_inference_mode_enabled, no_grad, set_grad_enabled)
+from .gradcheck import gradcheck, gradgradcheck  # noqa: F401  (the functions shadow the module name, as in torch)
+from . import function, functional, profiler  # noqa: F401
+from .function import Function, once_differentiable  # noqa: F401
+from .anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
-           "inference_mode", "detect_anomaly", "set_detect_anomaly", "Variable"]
+           "inference_mode", "detect_anomaly", "set_detect_anomaly", "Variable", "gradcheck", "gradgradcheck",
+           "Function", "once_differentiable", "functional", "profiler", "is_anomaly_enabled",
+           "is_anomaly_check_nan_enabled"]
 
 
 def _as_tuple(x) -> tuple:
@@ -67,16 +73,21 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None, creat
     if inputs is not None:
         inputs = _as_tuple(inputs)
         if len(inputs) == 0:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"got {len(grads)} gradients but {len(outputs)} outputs")
+    if len(grads) < len(outputs):  # (extra gradients are ignored, as in PyTorch)
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    grads = grads[:len(outputs)]
     if retain_graph is None:
         retain_graph = create_graph
     for i, o in enumerate(outputs):
         if not o.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     grads = _make_grads(outputs, grads)
+    if inputs is not None:
+        for t in inputs:
+            if t._grad_fn is not None:
+                t.retain_grad()  # as PyTorch: a non-leaf input gets its .grad through retain_grad
     if create_graph:
         warnings.warn(
             "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
@@ -107,10 +118,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
     if not ins:
-        raise RuntimeError("grad requires non-empty inputs.")
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outs)
-    if len(grads) != len(outs):
-        raise RuntimeError(f"grad_outputs must be of the same length as outputs: {len(grads)} vs {len(outs)}")
+    if len(grads) < len(outs):  # (extra grad_outputs are ignored, as in PyTorch)
+        raise RuntimeError(f"got {len(outs)} tensors and {len(grads)} gradients")
+    grads = grads[:len(outs)]
     for i, o in enumerate(outs):
         if not o.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
@@ -140,11 +152,32 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
     return tuple(final)
 
 
-def Variable(data, requires_grad: bool = False, volatile: bool = False):
-    """Deprecated wrapper kept for old tutorials: returns the tensor (with requires_grad)."""
-    from .._tensor import Tensor
+class _VariableMeta(type):
+    def __instancecheck__(cls, other) -> bool:
+        from .._tensor import Tensor
 
-    t = data if isinstance(data, Tensor) else __import__("retrograd").tensor(data)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+        return isinstance(other, Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    """Deprecated wrapper kept for old code: ``Variable(t, requires_grad)`` is a new leaf sharing ``t``'s data.
+
+    Every tensor is an instance of Variable, as in PyTorch.
+
+    >>> import retrograd as torch
+    >>> v = torch.autograd.Variable(torch.tensor([1., 2.]), requires_grad=True)
+    >>> v.requires_grad, isinstance(v, torch.autograd.Variable)
+    (True, True)
+    """
+
+    def __new__(cls, data=None, requires_grad: bool = False, volatile: bool = False):
+        from .. import _creation
+        from .._tensor import Tensor
+
+        if data is None:
+            data = _creation.empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        t = data.detach()
+        t.requires_grad_(requires_grad)
+        return t

@@ -1,5 +1,11 @@
 """Anomaly detection: forward tracebacks for failing backward nodes, and NaN checks.
 
+While enabled, every node records the stack of the forward call that made it.  When a
+node's backward raises (or, with ``check_nan``, returns NaN), a UserWarning shows
+"Error detected in XBackward0. Traceback of forward call that caused the error:" and that
+stack; for nodes made during a ``create_graph`` backward, the node whose backward made
+them is reported too ("Previous calculation was induced by ...").
+
 >>> import retrograd as torch
 >>> with torch.autograd.detect_anomaly():
 ...     x = torch.tensor(1., requires_grad=True)
@@ -8,7 +14,9 @@
 from __future__ import annotations
 
 import functools
+import sys
 import threading
+import traceback
 import warnings
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
@@ -18,36 +26,48 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.enabled = False
         self.check_nan = True
+        self.current_node = None  # the node whose backward is running (parents of new nodes)
 
 
 anomaly_state = _State()
 
 
 def is_anomaly_enabled() -> bool:
+    """True while anomaly detection is on (in this thread)."""
     return anomaly_state.enabled
 
 
 def is_anomaly_check_nan_enabled() -> bool:
+    """True when anomaly detection also checks backward outputs for NaN."""
     return anomaly_state.check_nan
 
 
 class detect_anomaly:
-    """Context manager and decorator that turns anomaly detection on."""
+    """Context manager and decorator that turns anomaly detection on.
+
+    >>> import retrograd as torch
+    >>> @torch.autograd.detect_anomaly()
+    ... def step(x):
+    ...     return (x * x).sum()
+    """
 
     def __init__(self, check_nan: bool = True) -> None:
         self.check_nan = check_nan
-        self.prev = (False, True)
+        self.prev = anomaly_state.enabled
+        self.prev_check_nan = anomaly_state.check_nan
         warnings.warn(
             "Anomaly Detection has been enabled. This mode will increase the runtime and "
             "should only be enabled for debugging.", stacklevel=2)
 
     def __enter__(self) -> None:
-        self.prev = (anomaly_state.enabled, anomaly_state.check_nan)
+        self.prev = anomaly_state.enabled
+        self.prev_check_nan = anomaly_state.check_nan
         anomaly_state.enabled = True
         anomaly_state.check_nan = self.check_nan
 
     def __exit__(self, *exc) -> None:
-        anomaly_state.enabled, anomaly_state.check_nan = self.prev
+        anomaly_state.enabled = self.prev
+        anomaly_state.check_nan = self.prev_check_nan
 
     def __call__(self, func):
         @functools.wraps(func)
@@ -58,10 +78,15 @@ class detect_anomaly:
 
 
 class set_detect_anomaly:
-    """Set anomaly detection on or off; works as a call or as a context manager."""
+    """Set anomaly detection on or off; works as a call or as a context manager.
+
+    >>> import retrograd as torch
+    >>> _ = torch.autograd.set_detect_anomaly(False)
+    """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = (anomaly_state.enabled, anomaly_state.check_nan)
+        self.prev = anomaly_state.enabled
+        self.prev_check_nan = anomaly_state.check_nan
         anomaly_state.enabled = bool(mode)
         anomaly_state.check_nan = check_nan
 
@@ -69,4 +94,39 @@ class set_detect_anomaly:
         pass
 
     def __exit__(self, *exc) -> None:
-        anomaly_state.enabled, anomaly_state.check_nan = self.prev
+        anomaly_state.enabled = self.prev
+        anomaly_state.check_nan = self.prev_check_nan
+
+
+# ---- what the registry (recording) and the engine (reporting) call ---------------------------
+def _user_stack() -> list[str]:
+    """The current stack, formatted, without retrograd's own frames at the top."""
+    f = sys._getframe(1)
+    while f is not None and f.f_globals.get("__name__", "").startswith("retrograd"):
+        f = f.f_back
+    if f is None:
+        return []
+    return traceback.format_stack(f)
+
+
+def record_trace(node) -> None:
+    """Remember where ``node`` was made (and which backward made it, if any)."""
+    node._trace = (_user_stack(), anomaly_state.current_node)
+
+
+def report_anomaly(node) -> None:
+    """Warn with the forward traceback of ``node`` (and of the nodes that induced it)."""
+    trace = node._trace
+    stack, parent = trace if trace else (None, None)
+    msg = f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+    msg += "".join(stack) if stack else "  (no forward traceback recorded: enable anomaly mode before the forward)\n"
+    warnings.warn(msg, UserWarning, stacklevel=4)
+    seen = set()
+    while parent is not None and id(parent) not in seen:
+        seen.add(id(parent))
+        stack, nxt = parent._trace if parent._trace else (None, None)
+        msg = (f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of forward call that induced "
+               "the previous calculation:\n")
+        msg += "".join(stack) if stack else ""
+        warnings.warn(msg, UserWarning, stacklevel=4)
+        parent = nxt

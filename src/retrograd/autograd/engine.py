@@ -15,14 +15,15 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-import warnings
 
 import numpy as np
 
 from . import grad_mode
+from .anomaly_mode import anomaly_state, report_anomaly
 from .graph import AccumulateGrad
+from .profiler import _state as _prof_state
 
-__all__ = ["run_backward", "accumulate_into_leaf", "current_run_id", "will_receive_grad"]
+__all__ = ["run_backward", "accumulate_into_leaf", "current_run_id", "will_receive_grad", "edge_of"]
 
 _run_ids = itertools.count(1)
 
@@ -36,13 +37,15 @@ _local = _Local()
 
 
 class _Run:
-    __slots__ = ("id", "deps", "fresh", "create_graph")
+    __slots__ = ("id", "deps", "fresh", "create_graph", "checkpoint_valid")
 
-    def __init__(self, deps, create_graph) -> None:
+    def __init__(self, deps, create_graph, checkpoint_valid: bool = True) -> None:
         self.id = next(_run_ids)
         self.deps = deps
         self.fresh: set = set()  # ids of arrays that must be copied before a leaf keeps them
         self.create_graph = create_graph
+        # reentrant checkpoint needs a plain backward (no autograd.grad, no inputs=)
+        self.checkpoint_valid = checkpoint_valid
 
 
 def current_run_id() -> int | None:
@@ -58,12 +61,16 @@ def will_receive_grad(t) -> bool:
     return node is not None and node in run.deps
 
 
-def _edge(t):
+def edge_of(t) -> tuple:
+    """(node, output_nr) where ``t``'s gradient enters the graph; (None, 0) if it needs none."""
     if t._grad_fn is not None:
         return t._grad_fn, t._output_nr
     if t._requires_grad:
         return t._grad_accumulator(), 0
     return None, 0
+
+
+_edge = edge_of
 
 
 def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None,
@@ -72,7 +79,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
 
     With ``capture`` (``autograd.grad``) returns the gradients w.r.t. ``inputs`` and
     leaves ``.grad`` alone; otherwise accumulates into ``.grad`` of the leaves (or of
-    ``inputs`` only, when given) and returns None.
+    ``inputs`` only, when given: non-leaf inputs retain their grad) and returns None.
     """
     # ---- roots ----
     root_edges = []
@@ -112,33 +119,39 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
             stack.pop()
             order.append(node)
 
-    # ---- pruning: keep nodes from which a target is reachable ----
+    # ---- pruning: ``reach`` = nodes from which a target is reachable (they are visited);
+    # ``execute`` = the visited nodes whose function must run (PyTorch's exec_info.needed_).
     if targets is not None:
-        needed = set()
+        reach = set()
+        execute = set()
         for node in order:  # children come before parents in post-order
-            if node in targets:
-                needed.add(node)
-                continue
-            if type(node) is AccumulateGrad:
-                continue
-            for child, _ in node.next_functions:
-                if child is not None and (child in needed or child in targets):
-                    needed.add(node)
-                    break
+            through = False
+            if type(node) is not AccumulateGrad:
+                for child, _ in node.next_functions:
+                    if child is not None and child in reach:
+                        through = True
+                        break
+            if through:
+                reach.add(node)
+                execute.add(node)
+            elif node in targets:
+                reach.add(node)
+                if type(node) is AccumulateGrad and not capture:
+                    execute.add(node)
     else:
-        needed = seen
+        reach = execute = seen
 
     deps = {}
     for node in order:
-        if node not in needed:
+        if node not in reach:
             continue
         for child, _ in node.next_functions:
-            if child is not None and child in needed:
+            if child is not None and child in reach:
                 deps[child] = deps.get(child, 0) + 1
         deps.setdefault(node, 0)
 
     captured = [None] * len(inputs) if capture else None
-    run = _Run(deps, create_graph)
+    run = _Run(deps, create_graph, inputs is None)
     buffers: dict = {}
     for (node, nr), g in zip(root_edges, grads):
         run.fresh.add(id(g._data))
@@ -149,13 +162,11 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     for node, _ in root_edges:
         if deps.get(node, 0) == 0 and node in buffers:
             heapq.heappush(ready, (-node._seq, next(counter), node))
-            buffers.setdefault(node, None)
-    # Capture-only targets that are roots themselves (grad of y w.r.t. y).
     _local.stack.append(run)
     prev_mode = grad_mode.state.enabled
     grad_mode.state.enabled = create_graph
-    from .anomaly_mode import anomaly_state
-
+    check_anomaly = anomaly_state.enabled
+    profiling = _prof_state.on
     try:
         queued = set()
         while ready:
@@ -164,54 +175,60 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 continue
             queued.add(node)
             gbuf = buffers.pop(node, None)
-            n_out = node._num_outputs()
             if gbuf is None:
-                gbuf = [None] * n_out
-            gbuf = _run_pre_hooks(node, gbuf)
+                gbuf = [None] * node._num_outputs()
+            runs = node in execute
             if targets is not None and node in targets:
-                for nr, positions in targets[node].items():
-                    g = gbuf[nr]
-                    for pos in positions:
-                        if capture:
-                            captured[pos] = g
-                        elif type(node) is not AccumulateGrad and g is not None:
-                            _accumulate_retained(inputs[pos], g)
-                if node not in needed or (capture and type(node) is AccumulateGrad):
+                if not runs:
+                    gbuf = _run_tensor_pre_hooks(node, gbuf)
+                # PyTorch captures a node it goes on to run *before* that node's tensor hooks
+                if capture:
+                    for nr, positions in targets[node].items():
+                        for pos in positions:
+                            captured[pos] = gbuf[nr]
+                if not runs:
                     continue
-                if capture and all(c is None or c not in needed for c, _ in node.next_functions):
-                    continue
-            if type(node) is AccumulateGrad:
-                if gbuf[0] is not None:
-                    _accumulate_leaf(node, gbuf[0], run)
-                continue
+            if node._tensor_pre_hooks or node._retains:  # (skip the call: hot loop)
+                gbuf = _run_tensor_pre_hooks(node, gbuf)
             if node._pre_hooks:
                 for hook in list(node._pre_hooks.values()):
                     res = hook(tuple(gbuf))
                     if res is not None:
                         gbuf = list(res)
+            if type(node) is AccumulateGrad:
+                if gbuf[0] is not None:
+                    t0 = _prof_begin() if profiling else None
+                    _accumulate_leaf(node, gbuf[0], run)
+                    if t0 is not None:
+                        _prof_end(node, t0)
+                if node._post_hooks:
+                    for hook in list(node._post_hooks.values()):
+                        hook((), tuple(gbuf))
+                continue
             nf = node.next_functions
-            mask = tuple(c is not None and c in needed for c, _ in nf) if targets is not None else None
-            if all(g is None for g in gbuf) and type(node).__name__ != "BackwardCFunction":
+            mask = tuple(c is not None and c in reach for c, _ in nf) if targets is not None else None
+            if (gbuf[0] is None if len(gbuf) == 1 else all(g is None for g in gbuf)) and not node._call_on_none:
                 grads_in = [None] * len(nf)
             else:
+                t0 = _prof_begin() if profiling else None
                 try:
-                    grads_in = node.apply(gbuf, mask)
-                except Exception as exc:
-                    if anomaly_state.enabled:
-                        _report_anomaly(node, exc)
-                    raise
+                    if check_anomaly:
+                        grads_in = _apply_with_anomaly(node, gbuf, mask)
+                    else:
+                        grads_in = node.apply(gbuf, mask)
+                finally:
+                    if t0 is not None:
+                        _prof_end(node, t0)
             if node._post_hooks:
                 for hook in list(node._post_hooks.values()):
                     res = hook(tuple(grads_in), tuple(gbuf))
                     if res is not None:
                         grads_in = list(res)
-            if anomaly_state.enabled and anomaly_state.check_nan:
-                _check_nan(node, grads_in)
             if not retain_graph:
                 node.release()
             meta = node._in_meta
             for i, (child, nr) in enumerate(nf):
-                if child is None or child not in needed:
+                if child is None or child not in reach:
                     continue
                 g = grads_in[i] if i < len(grads_in) else None
                 if g is not None:
@@ -231,7 +248,23 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     return None
 
 
-def _run_pre_hooks(node, gbuf: list) -> list:
+def _apply_with_anomaly(node, gbuf, mask):
+    """node.apply with anomaly mode: forward traceback on failure, NaN check on success."""
+    prev = anomaly_state.current_node
+    anomaly_state.current_node = node
+    try:
+        grads_in = node.apply(gbuf, mask)
+        if anomaly_state.check_nan:
+            _check_nan(node, grads_in)
+        return grads_in
+    except Exception:
+        report_anomaly(node)
+        raise
+    finally:
+        anomaly_state.current_node = prev
+
+
+def _run_tensor_pre_hooks(node, gbuf: list) -> list:
     """Tensor hooks registered on this node's outputs, then retain_grad, in PyTorch's order."""
     hooks = node._tensor_pre_hooks
     if hooks:
@@ -340,8 +373,9 @@ def _check_nan(node, grads_in) -> None:
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 
-def _report_anomaly(node, exc) -> None:
-    trace = node._trace
-    msg = f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
-    msg += "".join(trace) if trace else "  (no forward traceback recorded)\n"
-    warnings.warn(msg, UserWarning, stacklevel=3)
+def _prof_begin() -> float:
+    return _prof_state.begin()
+
+
+def _prof_end(node, t0) -> None:
+    _prof_state.end_node(node.name(), t0)

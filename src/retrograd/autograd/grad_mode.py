@@ -129,8 +129,28 @@ class set_grad_enabled(_DecoratorContextManager):
     def __exit__(self, *exc) -> None:
         state.enabled = self.prev
 
+    def __call__(self, func):
+        # Used as ``@set_grad_enabled(False)``: the constructor already switched the mode;
+        # undo that (PyTorch does the same), the mode applies inside calls only.
+        state.enabled = self.prev
+        return super().__call__(func)
+
     def clone(self):
         return self.__class__(self.mode)
+
+
+_inference_armed = [False]
+
+
+def _arm_inference_checks() -> None:
+    """First use of inference mode: from now on, saving a tensor for backward checks
+    whether it is an inference tensor (programs that never use inference mode pay nothing)."""
+    from . import graph
+    from .._ops import _registry
+
+    graph._inference_used[0] = True
+    _registry._FAST_SAVE = False  # the registry's fast save path skips SavedTensor's checks
+    _inference_armed[0] = True
 
 
 class inference_mode(_DecoratorContextManager):
@@ -147,11 +167,11 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self) -> None:
         self.prev = (state.enabled, state.inference)
-        if self.mode:
-            state.enabled = False
-            state.inference = True
-        else:
-            state.inference = False
+        if self.mode and not _inference_armed[0]:
+            _arm_inference_checks()
+        # PyTorch's InferenceMode guard also sets grad mode to ``not mode``.
+        state.enabled = not self.mode
+        state.inference = self.mode
 
     def __exit__(self, *exc) -> None:
         state.enabled, state.inference = self.prev

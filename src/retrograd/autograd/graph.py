@@ -14,6 +14,7 @@ import weakref
 from typing import Any, Callable
 
 from ..utils.hooks import HookDict, RemovableHandle
+from . import grad_mode
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
@@ -29,6 +30,15 @@ FREED_MSG = (
     "backward through the graph a second time or if you need to access saved tensors after "
     "calling backward."
 )
+
+
+INFERENCE_SAVE_MSG = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it "
+    "in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+# Set once inference_mode is first entered: from then on saving checks for inference tensors.
+_inference_used = [False]
 
 
 def _creation_site() -> tuple[str, int] | None:
@@ -49,6 +59,7 @@ class Node:
                  "_retains", "_metadata", "_site", "_trace", "_in_meta", "__weakref__", "__dict__")
 
     _name = "Node"
+    _call_on_none = False  # engine skips the node when every incoming grad is None
 
     def __init__(self) -> None:
         self.next_functions: tuple = ()
@@ -127,18 +138,33 @@ class SavedTensor:
                  "grad_fn_name")
 
     def __init__(self, t, is_output: bool = False) -> None:
+        if _inference_used[0] and not grad_mode.state.inference and t.__dict__.get("_inference"):
+            raise RuntimeError(INFERENCE_SAVE_MSG)
         self.vc = t._vc
         self.version = t._vc[0]
         self.unpack_hook = None
         hooks = _saved_hooks_stack[-1] if _saved_hooks_stack else None
         if hooks is not None:
             pack, self.unpack_hook = hooks
+            # What unpacking reattaches the hook's result to (PyTorch restores autograd metadata):
+            # the node for an output, else the input's own grad_fn or its leaf accumulator.
             if is_output:
+                self.grad_fn_name = None
+            elif t._grad_fn is not None:
+                self.grad_fn_name = (t._grad_fn, t._output_nr)
+            elif t._requires_grad:
+                self.grad_fn_name = (None, t._grad_accumulator())
+            else:
                 self.grad_fn_name = None
             self.tensor = None
             self.data = None
             self.output_nr = t._output_nr if is_output else -1
             self.packed = pack(t)
+            if t._vc[0] != self.version:
+                raise RuntimeError(
+                    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+                    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+                    "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
             return
         self.packed = None
         if is_output:
@@ -151,13 +177,30 @@ class SavedTensor:
             self.output_nr = -1
 
     def unpack(self, node):
+        if self.unpack_hook is None:  # the common case first, without the import below
+            if self.vc[0] != self.version:
+                self._raise_modified(node)
+            if self.tensor is not None:
+                return self.tensor
         from .._tensor import Tensor
 
         if self.unpack_hook is not None:
             t = self.unpack_hook(self.packed)
-            if self.output_nr >= 0 and isinstance(t, Tensor) and t._grad_fn is None and t.requires_grad is False:
-                t = Tensor._wrap(t._data, True, node, self.output_nr)
-            return t
+            if not isinstance(t, Tensor):
+                raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                                f"{type(t).__name__}")
+            if self.output_nr >= 0:
+                return Tensor._wrap(t._data, True, node, self.output_nr)
+            link = self.grad_fn_name
+            if link is None:
+                return t
+            gf, second = link
+            if gf is not None:
+                return Tensor._wrap(t._data, True, gf, second)
+            r = Tensor._wrap(t._data, True, None, 0)
+            r._accum = weakref.ref(second)
+            r.__dict__["_accum_strong"] = second
+            return r
         if self.vc[0] != self.version:
             self._raise_modified(node)
         if self.tensor is not None:
@@ -209,7 +252,7 @@ class OpNode(Node):
         saved = self.saved
         if saved:
             for k, v in saved.items():
-                env[k] = v.unpack(self) if type(v) is SavedTensor else v
+                env[k] = v.unpack(self) if hasattr(v, "unpack") else v  # SavedTensor or a multi-output list
         if op.n_out == 1:
             env["g"] = grads[0]
         else:
@@ -329,6 +372,8 @@ class disable_saved_tensors_hooks:
         self.msg = error_message
 
     def __enter__(self):
+        if _saved_hooks_stack:
+            raise RuntimeError(self.msg)
         self.prev = _disabled_msg[0]
         _disabled_msg[0] = self.msg
 
@@ -385,7 +430,7 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> Rem
                 state["grads"][i] = g
                 state["left"] -= 1
                 if state["left"] == 0:
-                    fn(tuple(state["grads"]))
+                    fn(state["grads"])
             return hook
     else:
         state = {}

@@ -1,5 +1,27 @@
-"""Optimizers (``retrograd.optim``)."""
-from .optimizer import Optimizer  # noqa: F401
-from .sgd import SGD  # noqa: F401
+"""Optimizers (``retrograd.optim``) and learning-rate schedulers (``retrograd.optim.lr_scheduler``).
 
-__all__ = ["Optimizer", "SGD"]
+Each optimizer reproduces PyTorch's single-tensor update, operation by operation.
+
+>>> import retrograd as torch
+>>> w = torch.tensor([1.0, -2.0], requires_grad=True)
+>>> opt = torch.optim.Adam([w], lr=0.1)
+>>> for _ in range(3):
+...     opt.zero_grad(); (w * w).sum().backward(); opt.step()
+>>> w
+tensor([ 0.7016, -1.7006], requires_grad=True)
+"""
+from . import lr_scheduler  # noqa: F401
+from .adadelta import Adadelta
+from .adagrad import Adagrad
+from .adam import Adam
+from .adamax import Adamax
+from .adamw import AdamW
+from .lbfgs import LBFGS
+from .nadam import NAdam
+from .optimizer import Optimizer
+from .radam import RAdam
+from .rmsprop import RMSprop
+from .sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+           "LBFGS", "lr_scheduler"]

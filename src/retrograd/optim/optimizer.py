@@ -1,23 +1,83 @@
-"""Optimizer base: param groups, per-parameter state, zero_grad, state_dict."""
+"""Optimizer base: param groups, per-parameter state, hooks, zero_grad, state_dict."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+import functools
+import warnings
+from collections import OrderedDict, defaultdict
+from copy import deepcopy
+from itertools import chain
+from typing import Any, Callable, Iterable
+
+import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad
+from ..utils.hooks import RemovableHandle
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
 
 class _RequiredParameter:
+    """Singleton marking a hyper-parameter that every param group must give."""
+
     def __repr__(self) -> str:
         return "<required parameter>"
 
 
 required = _RequiredParameter()
 
+_global_pre_hooks: OrderedDict = OrderedDict()
+_global_post_hooks: OrderedDict = OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
+    """``hook(optimizer, args, kwargs)`` runs before every optimizer's ``step``."""
+    handle = RemovableHandle(_global_pre_hooks)
+    _global_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
+    """``hook(optimizer, args, kwargs)`` runs after every optimizer's ``step``."""
+    handle = RemovableHandle(_global_post_hooks)
+    _global_post_hooks[handle.id] = hook
+    return handle
+
+
+def _typename(o) -> str:
+    """``torch.typename``: 'torch.FloatTensor' for tensors, the qualified class name otherwise."""
+    if isinstance(o, Tensor):
+        return o.type()
+    module = type(o).__module__
+    return (module + "." if module not in ("builtins", None) else "") + type(o).__qualname__
+
+
+def _with_hooks(step: Callable) -> Callable:
+    """Wrap a subclass's ``step`` so the global and per-optimizer step hooks run around it."""
+
+    @functools.wraps(step)
+    def wrapper(self, *args, **kwargs):
+        for pre_hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+            result = pre_hook(self, args, kwargs)
+            if result is not None:
+                if isinstance(result, tuple) and len(result) == 2:
+                    args, kwargs = result
+                else:
+                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, new_kwargs), but got "
+                                       f"{result}.")
+        out = step(self, *args, **kwargs)
+        for post_hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
+            post_hook(self, args, kwargs)
+        return out
+
+    wrapper.hooked = True  # type: ignore[attr-defined]
+    return wrapper
+
 
 class Optimizer:
-    """Base class: holds ``param_groups`` (dicts with 'params' and hyper-parameters) and ``state``.
+    """Base class: ``param_groups`` (dicts with 'params' and hyper-parameters) and ``state``.
+
+    Subclasses implement ``step``; it runs under ``no_grad`` and updates parameters in place.
 
     >>> import retrograd as torch
     >>> w = torch.ones(2, requires_grad=True)
@@ -26,113 +86,307 @@ class Optimizer:
     tensor([0.8000, 0.8000], requires_grad=True)
     """
 
-    def __init__(self, params: Iterable, defaults: dict) -> None:
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "hooked", False):
+            cls.step = _with_hooks(step)
+
+    def __init__(self, params: Iterable, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
-        self.state: dict = {}
-        self.param_groups: list[dict] = []
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                            f"but got {type(params).__name__}")
-        groups = list(params)
-        if len(groups) == 0:
+                            f"but got {_typename(params)}")
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
             raise ValueError("optimizer got an empty parameter list")
-        if not isinstance(groups[0], dict):
-            groups = [{"params": groups}]
-        for g in groups:
-            self.add_param_group(g)
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
 
-    def add_param_group(self, param_group: dict) -> None:
+    # ------------------------------------------------------------------ pickling / printing
+    def __getstate__(self) -> dict[str, Any]:
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        for name in ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks", "_optimizer_state_dict_pre_hooks",
+                     "_optimizer_state_dict_post_hooks", "_optimizer_load_state_dict_pre_hooks",
+                     "_optimizer_load_state_dict_post_hooks"):
+            if name not in self.__dict__:
+                setattr(self, name, OrderedDict())
+        self.defaults.setdefault("differentiable", False)
+
+    def __repr__(self) -> str:
+        s = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            s += f"\nParameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    s += f"    {key}: {group[key]}\n"
+        return s + ")"
+
+    # ------------------------------------------------------------------ groups
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a group of parameters (with its own hyper-parameters) to optimize.
+
+        >>> import retrograd as torch
+        >>> a, b = torch.zeros(1, requires_grad=True), torch.zeros(1, requires_grad=True)
+        >>> opt = torch.optim.SGD([a], lr=0.1)
+        >>> opt.add_param_group({"params": [b], "lr": 0.01}); len(opt.param_groups)
+        2
+        """
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
-            params = [params]
+            param_group["params"] = [params]
         elif isinstance(params, set):
             raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
                             "tensors in sets will change between runs. Please use a list instead.")
-        params = list(params)
-        for p in params:
+        else:
+            param_group["params"] = list(params)
+        tensors, names = [], []
+        for p in param_group["params"]:
+            if isinstance(p, tuple):
+                names.append(p[0])
+                tensors.append(p[1])
+            else:
+                tensors.append(p)
+        param_group["params"] = tensors
+        if names:
+            if len(names) != len(tensors):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = names
+        for p in tensors:
             if not isinstance(p, Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
-            if not p.is_leaf:
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {_typename(p)}")
+            if not self.defaults.get("differentiable", None) and not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
-        group = dict(param_group, params=params)
-        for k, v in self.defaults.items():
-            if v is required and k not in group:
-                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {k}")
-            group.setdefault(k, v)
-        seen = {id(p) for g in self.param_groups for p in g["params"]}
-        if any(id(p) in seen for p in params):
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            param_group.setdefault(name, default)
+        ids = [id(p) for p in tensors]
+        if len(ids) != len(set(ids)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
+                          "an error; see github.com/pytorch/pytorch/issues/40967 for more information", stacklevel=3)
+        seen: set[int] = set()
+        for group in self.param_groups:
+            seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                which = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {which} to the optimizer")
+        if not seen.isdisjoint(ids):
             raise ValueError("some parameters appear in more than one parameter group")
-        self.param_groups.append(group)
+        self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        """Reset the grads of all parameters (to None by default, as PyTorch does)."""
-        for g in self.param_groups:
-            for p in g["params"]:
-                if p._grad is None:
+        """Reset the gradients of all parameters: to ``None`` (default) or to zeros in place."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                g = p._grad
+                if g is None:
                     continue
                 if set_to_none:
                     p._grad = None
                 else:
-                    if p._grad._grad_fn is not None:
-                        p._grad.detach_()
+                    if g._grad_fn is not None:
+                        g.detach_()
                     else:
-                        p._grad.requires_grad_(False)
-                    p._grad.zero_()
+                        g.requires_grad_(False)
+                    g._data[...] = 0
+                    g._vc[0] += 1
 
-    def step(self, closure=None):
+    def step(self, closure: Callable[[], Any] | None = None):
+        """Perform one optimization step (subclasses implement it)."""
         raise NotImplementedError
 
-    def state_dict(self) -> dict:
-        """State and groups with parameters replaced by their index, as PyTorch does."""
-        index: dict = {}
-        groups = []
+    def _closure_loss(self, closure):
+        """Run the user's closure with grad enabled (``step`` itself runs under ``no_grad``)."""
+        if closure is None:
+            return None
+        with enable_grad():
+            return closure()
+
+    @staticmethod
+    def _check_differentiable(differentiable: bool) -> None:
+        if differentiable:
+            raise RuntimeError("retrograd optimizers update parameters in place outside autograd; "
+                               "differentiable=True is not supported")
+
+    # ------------------------------------------------------------------ hooks
+    def _add_hook(self, table: OrderedDict, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        handle = RemovableHandle(table)
+        table[handle.id] = hook
+        if prepend:
+            table.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(optimizer, args, kwargs) -> None | (args, kwargs)`` runs before ``step``."""
+        return self._add_hook(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(optimizer, args, kwargs)`` runs after ``step``."""
+        return self._add_hook(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        return self._add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        return self._add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        return self._add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        return self._add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
+    # ------------------------------------------------------------------ state dict
+    def state_dict(self) -> dict[str, Any]:
+        """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}`` like PyTorch.
+
+        Parameters are replaced by their position across all groups; the state tensors are
+        the optimizer's own (not copies), as in PyTorch.
+
+        >>> import retrograd as torch
+        >>> w = torch.zeros(2, requires_grad=True)
+        >>> torch.optim.SGD([w], lr=0.1).state_dict()["param_groups"][0]["params"]
+        [0]
+        """
+        for pre_hook in self._optimizer_state_dict_pre_hooks.values():
+            pre_hook(self)
+        mapping: dict[int, int] = {}
         start = 0
-        for g in self.param_groups:
-            packed = {k: v for k, v in g.items() if k != "params"}
-            ids = list(range(start, start + len(g["params"])))
-            for i, p in zip(ids, g["params"]):
-                index[id(p)] = i
-            packed["params"] = ids
-            start += len(ids)
-            groups.append(packed)
-        state = {index[id(p)]: v for p, v in self.state.items() if id(p) in index}
-        return {"state": state, "param_groups": groups}
 
-    def load_state_dict(self, state_dict: dict) -> None:
-        import copy
+        def pack(group: dict[str, Any]) -> dict[str, Any]:
+            nonlocal start
+            packed = {k: v for k, v in group.items() if k != "params"}
+            mapping.update({id(p): i for i, p in enumerate(group["params"], start) if id(p) not in mapping})
+            packed["params"] = [mapping[id(p)] for p in group["params"]]
+            start += len(packed["params"])
+            return packed
 
-        groups = state_dict["param_groups"]
-        if len(groups) != len(self.param_groups):
+        groups = [pack(g) for g in self.param_groups]
+        state = {(mapping[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        sd = {"state": state, "param_groups": groups}
+        for post_hook in self._optimizer_state_dict_post_hooks.values():
+            result = post_hook(self, sd)
+            if result is not None:
+                sd = result
+        return sd
+
+    @staticmethod
+    def _cast_value(param: Tensor, value: Tensor, key, fused_or_capturable: bool) -> Tensor:
+        """PyTorch's policy: floating state follows the param's dtype; 'step' keeps its own."""
+        if key == "step":
+            return _to_dtype(value, np.float32) if fused_or_capturable else value
+        if param.is_floating_point():
+            return _to_dtype(value, param._data.dtype)
+        return value
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Load a state dict from ``state_dict()`` (ours or PyTorch's layout); tensors are copied.
+
+        >>> import retrograd as torch
+        >>> w = torch.zeros(2, requires_grad=True)
+        >>> opt = torch.optim.SGD([w], lr=0.1)
+        >>> opt.load_state_dict({"state": {}, "param_groups": [dict(opt.state_dict()["param_groups"][0], lr=0.5)]})
+        >>> opt.param_groups[0]["lr"]
+        0.5
+        """
+        state_dict = state_dict.copy()
+        for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
+            result = pre_hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
-        if any(len(a["params"]) != len(b["params"]) for a, b in zip(groups, self.param_groups)):
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
             raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
                              "optimizer's group")
-        by_index = {}
-        for saved, mine in zip(groups, self.param_groups):
-            for i, p in zip(saved["params"], mine["params"]):
-                by_index[i] = p
-        self.state = {}
-        for i, v in state_dict["state"].items():
-            p = by_index[int(i)]
-            self.state[p] = {k: (t.detach().clone().to(p.dtype) if isinstance(t, Tensor) and k != "step" else
-                                 copy.deepcopy(t)) for k, t in v.items()}
-        for saved, mine in zip(groups, self.param_groups):
-            for k, v in saved.items():
-                if k != "params":
-                    mine[k] = v
+        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
 
-    def __getstate__(self):
-        return self.__dict__
+        def flags(param_id) -> bool:
+            for pg in state_dict["param_groups"]:
+                if param_id in pg["params"]:
+                    return bool(pg.get("fused", False) or pg.get("capturable", False))
+            return False
 
-    def __repr__(self) -> str:
-        lines = [self.__class__.__name__ + " ("]
-        for i, g in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
-            for k in sorted(g):
-                if k != "params":
-                    lines.append(f"    {k}: {g[k]}")
-        lines.append(")")
-        return "\n".join(lines)
+        def cast(param, value, special: bool, key=None):
+            if isinstance(value, Tensor):
+                return Optimizer._cast_value(param, value, key, special)
+            if isinstance(value, dict):
+                return {k: cast(param, v, special, key=k) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(cast(param, v, special) for v in value)
+            return value
+
+        state: defaultdict = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = cast(param, v, flags(k))
+            else:
+                state[k] = v
+
+        def update_group(group: dict[str, Any], new_group: dict[str, Any]) -> dict[str, Any]:
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+        self.__setstate__({"state": state, "param_groups": param_groups})
+        for post_hook in self._optimizer_load_state_dict_post_hooks.values():
+            post_hook(self)
 
 
-Any
+def _to_dtype(value: Tensor, npdtype) -> Tensor:
+    """``value.to(dtype)``: the same tensor when the dtype already matches, else a detached copy."""
+    if value._data.dtype == npdtype:
+        return value
+    return Tensor._wrap(value._data.astype(npdtype), False, None, 0)
+
+
+def _new_state(data: np.ndarray) -> Tensor:
+    """A fresh state tensor (no grad) holding ``data``."""
+    return Tensor._wrap(data, False, None, 0)
+
+
+def _step_tensor(value: float = 0.0) -> Tensor:
+    """``state['step']``: a float32 0-d tensor, as PyTorch 2.x keeps it (float64 if default dtype is)."""
+    from .._dtype import get_default_dtype
+
+    dt = np.float64 if get_default_dtype().name == "float64" else np.float32
+    return _new_state(np.array(value, dtype=dt))
+
+
+def _params_with_grad(group: dict[str, Any]):
+    """The group's parameters that have a gradient (the ones a step updates)."""
+    return [p for p in group["params"] if p._grad is not None]
+
+
+def _grad(p: Tensor, maximize: bool) -> np.ndarray:
+    g = p._grad._data
+    return -g if maximize else g
+
+
+def _scalar(x) -> float:
+    """A hyper-parameter given as a number or a 1-element tensor, as a Python float."""
+    return float(x._data.reshape(())) if isinstance(x, Tensor) else x
+

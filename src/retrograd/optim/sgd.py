@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, required
+from . import _kernels as K
+from .optimizer import Optimizer, _grad, _new_state, _scalar, required
 
 __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
-    """PyTorch's SGD, with its exact order of operations.
+    """PyTorch's SGD with its order of operations (``torch/optim/sgd.py``, single-tensor path).
+
+    ``buf = momentum * buf + (1 - dampening) * g`` (the first step copies ``g``), then
+    ``p -= lr * (g + momentum * buf if nesterov else buf)``.
 
     >>> import retrograd as torch
     >>> w = torch.tensor([1.], requires_grad=True)
@@ -18,45 +22,55 @@ class SGD(Optimizer):
     """
 
     def __init__(self, params, lr=1e-3, momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
-                 nesterov: bool = False, *, maximize: bool = False, foreach=None, differentiable: bool = False,
-                 fused=None) -> None:
+                 nesterov: bool = False, *, maximize: bool = False, foreach: bool | None = None,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
         if lr is not required and lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
             raise ValueError(f"Invalid momentum value: {momentum}")
         if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                        nesterov=nesterov, maximize=maximize, foreach=foreach, differentiable=differentiable,
+                        fused=fused)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
-                                      nesterov=nesterov, maximize=maximize, foreach=foreach,
-                                      differentiable=differentiable, fused=fused))
+        self._check_differentiable(differentiable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", False)
 
     @no_grad()
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            from ..autograd.grad_mode import enable_grad
-
-            with enable_grad():
-                loss = closure()
+        """One SGD step; ``closure`` (optional) re-evaluates and returns the loss."""
+        loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, mom, damp = group["lr"], group["momentum"], group["dampening"]
-            wd, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
+            lr, momentum, dampening = _scalar(group["lr"]), group["momentum"], group["dampening"]
+            wd, nesterov = _scalar(group["weight_decay"]), group["nesterov"]
             for p in group["params"]:
                 if p._grad is None:
                     continue
-                d_p = p._grad if not maximize else -p._grad
+                x = p._data
+                g = _grad(p, group["maximize"])
                 if wd != 0:
-                    d_p = d_p.add(p, alpha=wd)
-                if mom != 0:
-                    state = self.state.setdefault(p, {})
+                    g = K.add(g, x, wd)
+                if momentum != 0:
+                    state = self.state[p]
                     buf = state.get("momentum_buffer")
                     if buf is None:
-                        buf = d_p.clone().detach()
-                        state["momentum_buffer"] = buf
+                        buf = state["momentum_buffer"] = _new_state(g.copy())
                     else:
-                        buf.mul_(mom).add_(d_p, alpha=1 - damp)
-                    d_p = d_p.add(buf, alpha=mom) if nesterov else buf
-                p.add_(d_p, alpha=-lr)
+                        K.mul(buf._data, momentum, out=buf._data)
+                        K.add(buf._data, g, 1 - dampening, out=buf._data)
+                        K.touch(buf)
+                    g = K.add(g, buf._data, momentum) if nesterov else buf._data
+                K.add(x, g, -lr, out=x)
+                K.touch(p)
         return loss

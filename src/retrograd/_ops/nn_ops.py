@@ -1,0 +1,1215 @@
+"""Neural-network primitives: convolution, pooling, softmax, embedding, activations, padding.
+
+Each primitive is a NumPy forward plus rules written in retrograd ops, so second
+derivatives work.  Linear ops come in dual pairs whose rules point at each other:
+
+* convolution (x, w) -> y, with the input-gradient op ``conv_input`` (a transposed
+  convolution, also the forward of ``conv_transpose*d``) and the weight-gradient op
+  ``conv_weight``; all three are partial derivatives of one trilinear form
+  ``T(x, w, g) = <conv(x, w), g>``, so each one's rules are the other two.
+* max pooling returns (values, indices); its backward is a scatter (``pool_scatter``)
+  whose rule is a gather (``pool_gather``) and vice versa.
+* avg_pool <-> avg_pool_backward, adaptive_avg_pool <-> its transpose,
+  im2col (unfold) <-> col2im (fold), constant_pad_nd <-> constant_pad_nd (negated pads),
+  embedding <-> embedding_backward.
+
+Convolution uses im2col (``sliding_window_view`` + one GEMM) for speed.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .. import _dtype as D
+from .._tensor import Tensor
+from ._common import wrap_dim
+from ._registry import apply, primitive
+from .pointwise import exp, sigmoid, tanh, where
+from .reduce import sum as _sum
+from .shape import squeeze, unsqueeze
+
+# Exported at top level only what torch exports there; nn.functional reaches the rest
+# (avg_pool2d, activations, im2col ...) through this module.
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d",
+           "max_pool3d", "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d",
+           "softmax", "log_softmax", "embedding", "constant_pad_nd"]
+METHODS = ["softmax", "log_softmax"]
+
+_wrap = Tensor._wrap
+
+
+def _t(a: np.ndarray) -> Tensor:
+    """A constant (no grad) tensor around a NumPy array."""
+    return _wrap(a, False, None, 0)
+
+
+def _tuple(v, n: int, name: str = "") -> tuple:
+    """int or sequence -> n-tuple of ints (PyTorch's _pair/_single)."""
+    if isinstance(v, (list, tuple)):
+        if len(v) == 1 and n > 1:
+            return tuple(int(v[0]) for _ in range(n))
+        if len(v) != n:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match "
+                               f"the convolution dimensions, but got {name}={list(v)}")
+        return tuple(int(x) for x in v)
+    return (int(v),) * n
+
+
+# ====================================================================== windows (im2col)
+def _pad_spatial(x: np.ndarray, pads, value=0.0) -> np.ndarray:
+    """Pad the spatial dims (all but the first two) by (lo, hi) pairs with ``value``."""
+    if all(lo == 0 and hi == 0 for lo, hi in pads):
+        return x
+    shape = x.shape[:2] + tuple(s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads))
+    out = np.full(shape, value, dtype=x.dtype)
+    out[(slice(None), slice(None)) + tuple(slice(lo, lo + s) for s, (lo, _) in zip(x.shape[2:], pads))] = x
+    return out
+
+
+def _crop_spatial(xp: np.ndarray, pads) -> np.ndarray:
+    if all(lo == 0 and hi == 0 for lo, hi in pads):
+        return xp
+    return xp[(slice(None), slice(None)) + tuple(slice(lo, s - hi) for s, (lo, hi) in zip(xp.shape[2:], pads))]
+
+
+def _windows(xp: np.ndarray, ksize, stride, dilation) -> np.ndarray:
+    """A strided view (N, C, *out, *kernel) of every receptive field of padded ``xp``."""
+    nd = len(ksize)
+    span = tuple(d * (k - 1) + 1 for k, d in zip(ksize, dilation))
+    v = sliding_window_view(xp, span, axis=tuple(range(2, 2 + nd)))
+    key = (slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride) + \
+        tuple(slice(None, None, d) for d in dilation)
+    return v[key]
+
+
+def _im2col(xp: np.ndarray, ksize, stride, dilation) -> tuple[np.ndarray, tuple]:
+    """(C*prod(k), N*prod(out)) matrix of receptive fields, and the output spatial shape."""
+    nd = len(ksize)
+    w = _windows(xp, ksize, stride, dilation)
+    out_sp = w.shape[2:2 + nd]
+    perm = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
+    cols = w.transpose(perm).reshape(xp.shape[1] * math.prod(ksize), xp.shape[0] * math.prod(out_sp))
+    return cols, out_sp
+
+
+def _col2im(cols: np.ndarray, xp_shape, ksize, stride, dilation, out_sp) -> np.ndarray:
+    """The adjoint of _im2col: add every column back into its receptive field."""
+    n, c = xp_shape[:2]
+    d = cols.reshape((c,) + tuple(ksize) + (n,) + tuple(out_sp))
+    out = np.zeros(xp_shape, dtype=cols.dtype)
+    for kidx in np.ndindex(*ksize):
+        sl = tuple(slice(k * dl, k * dl + s * (o - 1) + 1, s)
+                   for k, dl, s, o in zip(kidx, dilation, stride, out_sp))
+        out[(slice(None), slice(None)) + sl] += d[(slice(None),) + kidx].swapaxes(0, 1)
+    return out
+
+
+# ====================================================================== convolution
+def _conv_np(x, w, stride, padding, dilation, groups):
+    nd = x.ndim - 2
+    xp = _pad_spatial(x, padding)
+    ksize = w.shape[2:]
+    n, oc = x.shape[0], w.shape[0]
+    if groups == 1:
+        cols, out_sp = _im2col(xp, ksize, stride, dilation)
+        y = w.reshape(oc, -1) @ cols
+    else:
+        cg, og = x.shape[1] // groups, oc // groups
+        parts = []
+        for gi in range(groups):
+            cols, out_sp = _im2col(xp[:, gi * cg:(gi + 1) * cg], ksize, stride, dilation)
+            parts.append(w[gi * og:(gi + 1) * og].reshape(og, -1) @ cols)
+        y = np.concatenate(parts, axis=0)
+    # (oc, n * out) -> (n, oc, *out), contiguous like PyTorch's output
+    y = np.ascontiguousarray(y.reshape((oc, n) + tuple(out_sp)).swapaxes(0, 1))
+    del nd
+    return y
+
+
+def _conv_input_np(g, w, x_shape, stride, padding, dilation, groups):
+    """d<conv(x, w), g>/dx: a transposed convolution of g with w."""
+    ksize = w.shape[2:]
+    n, oc = g.shape[:2]
+    out_sp = g.shape[2:]
+    xp_shape = tuple(x_shape[:2]) + tuple(s + lo + hi for s, (lo, hi) in zip(x_shape[2:], padding))
+    g2 = g.swapaxes(0, 1).reshape(oc, -1)
+    if groups == 1:
+        cols = w.reshape(oc, -1).T @ g2
+        xp = _col2im(cols, xp_shape, ksize, stride, dilation, out_sp)
+    else:
+        cg, og = x_shape[1] // groups, oc // groups
+        xp = np.empty(xp_shape, dtype=np.result_type(g, w))
+        sub = (xp_shape[0], cg) + xp_shape[2:]
+        for gi in range(groups):
+            cols = w[gi * og:(gi + 1) * og].reshape(og, -1).T @ g2[gi * og:(gi + 1) * og]
+            xp[:, gi * cg:(gi + 1) * cg] = _col2im(cols, sub, ksize, stride, dilation, out_sp)
+    return np.ascontiguousarray(_crop_spatial(xp, padding))
+
+
+def _conv_weight_np(x, g, w_shape, stride, padding, dilation, groups):
+    """d<conv(x, w), g>/dw."""
+    xp = _pad_spatial(x, padding)
+    ksize = tuple(w_shape[2:])
+    oc = g.shape[1]
+    g2 = g.swapaxes(0, 1).reshape(oc, -1)
+    if groups == 1:
+        cols, _ = _im2col(xp, ksize, stride, dilation)
+        return (g2 @ cols.T).reshape(w_shape)
+    cg, og = x.shape[1] // groups, oc // groups
+    parts = []
+    for gi in range(groups):
+        cols, _ = _im2col(xp[:, gi * cg:(gi + 1) * cg], ksize, stride, dilation)
+        parts.append(g2[gi * og:(gi + 1) * og] @ cols.T)
+    return np.concatenate(parts, axis=0).reshape(w_shape)
+
+
+def _conv_fw(x, w, *, stride, padding, dilation, groups):
+    return _conv_np(x, w, stride, padding, dilation, groups)
+
+
+def _conv_b_fw(x, w, b, *, stride, padding, dilation, groups):
+    y = _conv_np(x, w, stride, padding, dilation, groups)
+    y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
+    return y
+
+
+def _conv_weight_fw(x, g, *, w_shape, stride, padding, dilation, groups):
+    return _conv_weight_np(x, g, w_shape, stride, padding, dilation, groups)
+
+
+def _p(stride, padding, dilation, groups) -> dict:
+    return {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
+
+
+def _conv(x, w, stride, padding, dilation, groups):
+    return apply(_convolution, (x, w), _p(stride, padding, dilation, groups))
+
+
+def _conv_input(g, w, x_shape, stride, padding, dilation, groups):
+    return apply(_conv_input_op, (g, w), dict(_p(stride, padding, dilation, groups), x_shape=tuple(x_shape)))
+
+
+def _conv_weight(x, g, w_shape, stride, padding, dilation, groups):
+    return apply(_conv_weight_op, (x, g), dict(_p(stride, padding, dilation, groups), w_shape=tuple(w_shape)))
+
+
+def _bias_grad(g: Tensor) -> Tensor:
+    return _sum(g, (0,) + tuple(range(2, g.ndim)))
+
+
+_conv_rules = dict(
+    x=lambda g, w, x_shape, stride, padding, dilation, groups: _conv_input(g, w, x_shape, stride, padding,
+                                                                           dilation, groups),
+    w=lambda g, x, w_shape, stride, padding, dilation, groups: _conv_weight(x, g, w_shape, stride, padding,
+                                                                            dilation, groups))
+_convolution = primitive("convolution", _conv_fw, node="ConvolutionBackward0", **_conv_rules)
+_convolution_b = primitive("convolution_bias", _conv_b_fw, node="ConvolutionBackward0",
+                           b=lambda g: _bias_grad(g), **_conv_rules)
+# In these rules ``g`` is the incoming gradient (shape of x) and the input named ``g`` in
+# the forward is called ``gy`` to keep the two apart.
+def _conv_input_fw2(gy, w, *, x_shape, stride, padding, dilation, groups):
+    return _conv_input_np(gy, w, x_shape, stride, padding, dilation, groups)
+
+
+def _conv_input_b_fw2(gy, w, b, *, x_shape, stride, padding, dilation, groups):
+    y = _conv_input_np(gy, w, x_shape, stride, padding, dilation, groups)
+    y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
+    return y
+
+
+_cin_rules = dict(
+    gy=lambda g, w, stride, padding, dilation, groups: _conv(g, w, stride, padding, dilation, groups),
+    w=lambda g, gy, w_shape, stride, padding, dilation, groups: _conv_weight(g, gy, w_shape, stride, padding,
+                                                                             dilation, groups))
+_conv_input_op = primitive("conv_transpose", _conv_input_fw2, node="ConvolutionBackward0", **_cin_rules)
+_conv_input_b_op = primitive("conv_transpose_bias", _conv_input_b_fw2, node="ConvolutionBackward0",
+                             b=lambda g: _bias_grad(g), **_cin_rules)
+# conv_weight(x, gy) = dw.  d/dx = conv_input(gy, G); d/dgy = conv(x, G)
+_conv_weight_op = primitive(
+    "conv_weight", lambda x, gy, *, w_shape, stride, padding, dilation, groups:
+    _conv_weight_np(x, gy, w_shape, stride, padding, dilation, groups),
+    node="ConvolutionBackwardBackward0",
+    x=lambda g, gy, x_shape, stride, padding, dilation, groups: _conv_input(gy, g, x_shape, stride, padding,
+                                                                            dilation, groups),
+    gy=lambda g, x, stride, padding, dilation, groups: _conv(x, g, stride, padding, dilation, groups))
+
+
+def _conv_shape_checks(name, x: Tensor, w: Tensor, groups: int, nd: int, transposed: bool = False) -> None:
+    if w.ndim != nd + 2:
+        raise RuntimeError(f"weight should have at least three dimensions" if nd == 1 and w.ndim < 3 else
+                           f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input, but got "
+                           f"{w.ndim}-dimensional weight")
+    if x.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got "
+                           f"input of size: [{', '.join(map(str, x.shape))}]")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    cin = x.shape[1]
+    if not transposed:
+        if cin != w.shape[1] * groups:
+            raise RuntimeError(
+                f"Given groups={groups}, weight of size [{', '.join(map(str, w.shape))}], expected input"
+                f"[{', '.join(map(str, x.shape))}] to have {w.shape[1] * groups} channels, but got {cin} "
+                "channels instead")
+        if w.shape[0] % groups:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                               f"but got weight of size [{', '.join(map(str, w.shape))}] instead")
+    else:
+        if cin != w.shape[0]:
+            raise RuntimeError(
+                f"Given transposed=1, weight of size [{', '.join(map(str, w.shape))}], expected input"
+                f"[{', '.join(map(str, x.shape))}] to have {w.shape[0]} channels, but got {cin} channels instead")
+    if x.dtype is not w.dtype:
+        raise RuntimeError(f"Input type ({_tn(x)}) and weight type ({_tn(w)}) should be the same")
+
+
+def _tn(t: Tensor) -> str:
+    return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(t.dtype.name, t.dtype.name)
+
+
+def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
+    batched = input.ndim == nd + 2
+    if input.ndim == nd + 1:
+        input = unsqueeze(input, 0)
+    _conv_shape_checks(name, input, weight, groups, nd)
+    stride = _tuple(stride, nd, "stride")
+    dilation = _tuple(dilation, nd, "dilation")
+    ksize = weight.shape[2:]
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = ((0, 0),) * nd
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            pads = []
+            for k, d in zip(ksize, dilation):
+                total = d * (k - 1)
+                pads.append((total // 2, total - total // 2))
+            pads = tuple(pads)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        pads = tuple((p, p) for p in _tuple(padding, nd, "padding"))
+    for s, (lo, hi), k, d in zip(input.shape[2:], pads, ksize, dilation):
+        if s + lo + hi < d * (k - 1) + 1:
+            raise RuntimeError(
+                f"Calculated padded input size per channel: ({' x '.join(str(a + l + h) for a, (l, h) in zip(input.shape[2:], pads))}). "
+                f"Kernel size: ({' x '.join(str(d * (k - 1) + 1) for k, d in zip(ksize, dilation))}). "
+                "Kernel size can't be greater than actual input size")
+    static = _p(stride, pads, dilation, int(groups))
+    if bias is not None:
+        out = apply(_convolution_b, (input, weight, bias), static)
+    else:
+        out = apply(_convolution, (input, weight), static)
+    return out if batched else squeeze(out, 0)
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    """1-D convolution over (N, C, L) input (backward node ConvolutionBackward0).
+
+    >>> import retrograd as torch
+    >>> torch.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2)).shape
+    retrograd.Size([1, 1, 3])
+    """
+    return _convnd(1, "conv1d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    """2-D convolution over (N, C, H, W) input, via im2col and one matrix product.
+
+    >>> import retrograd as torch
+    >>> torch.conv2d(torch.ones(1, 1, 4, 4), torch.ones(2, 1, 3, 3), padding=1).shape
+    retrograd.Size([1, 2, 4, 4])
+    """
+    return _convnd(2, "conv2d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    """3-D convolution over (N, C, D, H, W) input."""
+    return _convnd(3, "conv3d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv_transposend(nd, name, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    batched = input.ndim == nd + 2
+    if input.ndim == nd + 1:
+        input = unsqueeze(input, 0)
+    _conv_shape_checks(name, input, weight, groups, nd, transposed=True)
+    stride = _tuple(stride, nd, "stride")
+    padding = _tuple(padding, nd, "padding")
+    output_padding = _tuple(output_padding, nd, "output_padding")
+    dilation = _tuple(dilation, nd, "dilation")
+    for op, s, d in zip(output_padding, stride, dilation):
+        if op >= s and op >= d:
+            raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                               f"output_padding_height: {output_padding[0]} output_padding_width: "
+                               f"{output_padding[-1]} stride_height: {stride[0]} stride_width: {stride[-1]} "
+                               f"dilation_height: {dilation[0]} dilation_width: {dilation[-1]}")
+    ksize = weight.shape[2:]
+    out_sp = tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1
+                   for i, s, p, d, k, op in zip(input.shape[2:], stride, padding, dilation, ksize, output_padding))
+    # output_padding adds rows at the high end: pad the (virtual) input there.
+    pads = tuple((p, p - op) for p, op in zip(padding, output_padding))
+    x_shape = (input.shape[0], weight.shape[1] * groups) + out_sp
+    static = dict(_p(stride, pads, dilation, int(groups)), x_shape=x_shape)
+    if bias is not None:
+        out = apply(_conv_input_b_op, (input, weight, bias), static)
+    else:
+        out = apply(_conv_input_op, (input, weight), static)
+    return out if batched else squeeze(out, 0)
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """Transposed 1-D convolution (the gradient of conv1d w.r.t. its input)."""
+    return _conv_transposend(1, "conv_transpose1d", input, weight, bias, stride, padding, output_padding, groups,
+                             dilation)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """Transposed 2-D convolution; weight is (C_in, C_out / groups, kH, kW).
+
+    >>> import retrograd as torch
+    >>> torch.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(2, 1, 2, 2), stride=2).shape
+    retrograd.Size([1, 1, 6, 6])
+    """
+    return _conv_transposend(2, "conv_transpose2d", input, weight, bias, stride, padding, output_padding, groups,
+                             dilation)
+
+
+# ====================================================================== unfold / fold
+def _im2col_fw(x, *, ksize, dilation, padding, stride):
+    xp = _pad_spatial(x, padding)
+    cols, out_sp = _im2col(xp, ksize, stride, dilation)
+    n = x.shape[0]
+    return np.ascontiguousarray(cols.reshape(cols.shape[0], n, -1).swapaxes(0, 1))
+
+
+def _col2im_fw(c, *, out_shape, ksize, dilation, padding, stride):
+    n = c.shape[0]
+    ch = c.shape[1] // math.prod(ksize)
+    xp_shape = (n, ch) + tuple(s + lo + hi for s, (lo, hi) in zip(out_shape, padding))
+    out_sp = tuple((s - d * (k - 1) - 1) // st + 1 for s, d, k, st in zip(xp_shape[2:], dilation, ksize, stride))
+    cols = c.swapaxes(0, 1).reshape(c.shape[1], -1)
+    return np.ascontiguousarray(_crop_spatial(_col2im(cols, xp_shape, ksize, stride, dilation, out_sp), padding))
+
+
+_im2col_op = primitive("im2col", _im2col_fw, node="Im2ColBackward0",
+                       x=lambda g, x_shape, ksize, dilation, padding, stride: apply(
+                           _col2im_op, (g,), {"out_shape": tuple(x_shape[2:]), "ksize": ksize, "dilation": dilation,
+                                              "padding": padding, "stride": stride}))
+_col2im_op = primitive("col2im", _col2im_fw, node="Col2ImBackward0",
+                       c=lambda g, ksize, dilation, padding, stride: apply(
+                           _im2col_op, (g,), {"ksize": ksize, "dilation": dilation, "padding": padding,
+                                              "stride": stride}))
+
+
+def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Sliding blocks of a (N, C, H, W) tensor as columns: (N, C*kH*kW, L) (``F.unfold``)."""
+    batched = input.ndim == 4
+    if input.ndim == 3:
+        input = unsqueeze(input, 0)
+    if input.ndim != 4:
+        raise RuntimeError("Input Error: Only 3D or 4D input Tensors are supported (got "
+                           f"{input.ndim}D)")
+    static = {"ksize": _tuple(kernel_size, 2), "dilation": _tuple(dilation, 2),
+              "padding": tuple((p, p) for p in _tuple(padding, 2)), "stride": _tuple(stride, 2)}
+    out = apply(_im2col_op, (input,), static)
+    return out if batched else squeeze(out, 0)
+
+
+def col2im(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Sum columns (N, C*kH*kW, L) back into a (N, C, H, W) tensor (``F.fold``)."""
+    batched = input.ndim == 3
+    if input.ndim == 2:
+        input = unsqueeze(input, 0)
+    ks = _tuple(kernel_size, 2)
+    if input.shape[1] % math.prod(ks):
+        raise RuntimeError(
+            "Expected size of input's first non-batch dimension to be divisible by the product of kernel_size, "
+            f"but got input.size({1 if batched else 0}) = {input.shape[1]} and kernel_size=({ks[0]}, {ks[1]})")
+    static = {"out_shape": _tuple(output_size, 2), "ksize": ks, "dilation": _tuple(dilation, 2),
+              "padding": tuple((p, p) for p in _tuple(padding, 2)), "stride": _tuple(stride, 2)}
+    out = apply(_col2im_op, (input,), static)
+    return out if batched else squeeze(out, 0)
+
+
+# ====================================================================== max pooling
+def _pool_out(size, k, s, p, d, ceil_mode):
+    num = size + 2 * p - d * (k - 1) - 1
+    o = (-(-num // s) if ceil_mode else num // s) + 1
+    if ceil_mode and (o - 1) * s >= size + p:
+        o -= 1
+    return o
+
+
+def _pool_geometry(spatial, ksize, stride, padding, dilation, ceil_mode):
+    """Output sizes and (lo, hi) paddings that make every window lie inside the padded input."""
+    outs, pads = [], []
+    for s, k, st, p, d in zip(spatial, ksize, stride, padding, dilation):
+        o = _pool_out(s, k, st, p, d, ceil_mode)
+        hi = max((o - 1) * st + d * (k - 1) + 1 - s - p, 0)
+        outs.append(o)
+        pads.append((p, hi))
+    return tuple(outs), tuple(pads)
+
+
+def _max_pool_fw(x, *, ksize, stride, padding, dilation, ceil_mode):
+    spatial = x.shape[2:]
+    outs, pads = _pool_geometry(spatial, ksize, stride, padding, dilation, ceil_mode)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    xp = _pad_spatial(x, pads, fill)
+    w = _windows(xp, ksize, stride, dilation)
+    w = w[(slice(None), slice(None)) + tuple(slice(0, o) for o in outs)]
+    flat = w.reshape(w.shape[:2 + len(outs)] + (-1,))
+    # NaN wins, as in PyTorch: argmax finds the first NaN when present.
+    arg = np.argmax(flat, axis=-1)
+    if x.dtype.kind == "f":
+        nan_any = np.isnan(flat).any(axis=-1)
+        if nan_any.any():
+            arg = np.where(nan_any, np.argmax(np.isnan(flat), axis=-1), arg)
+    vals = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
+    # window offset -> flat index into the unpadded input's spatial dims
+    kidx = np.unravel_index(arg, ksize)
+    flat_idx = np.zeros(arg.shape, dtype=np.int64)
+    nd = len(outs)
+    for i in range(nd):
+        shape = [1] * arg.ndim
+        shape[2 + i] = outs[i]
+        pos = np.arange(outs[i]).reshape(shape) * stride[i] - padding[i] + kidx[i] * dilation[i]
+        flat_idx = flat_idx * spatial[i] + pos
+    return np.ascontiguousarray(vals), flat_idx
+
+
+def _scatter_np(g, *, idx, shape):
+    """Add g (N, C, *out) into zeros (N, C, *in) at flat spatial indices idx."""
+    n, c = shape[:2]
+    inner = math.prod(shape[2:])
+    base = (np.arange(n * c, dtype=np.int64) * inner).reshape((n, c) + (1,) * (idx.ndim - 2))
+    flat = (idx + base).ravel()
+    out = np.bincount(flat, weights=g.ravel().astype(np.float64, copy=False), minlength=n * c * inner)
+    return out.astype(g.dtype, copy=False).reshape(shape)
+
+
+def _gather_np(g, *, idx):
+    n, c = g.shape[:2]
+    return np.take_along_axis(g.reshape(n, c, -1), idx.reshape(n, c, -1), axis=2).reshape(idx.shape)
+
+
+_pool_scatter = primitive("max_pool_backward", _scatter_np, node="MaxPool2DWithIndicesBackwardBackward0",
+                          g=lambda g, idx: apply(_pool_gather, (g,), {"idx": idx}))
+_pool_gather = primitive("max_pool_gather", _gather_np, node="GatherBackward0",
+                         g=lambda g, g_shape, idx: apply(_pool_scatter, (g,), {"idx": idx, "shape": g_shape}))
+
+
+def _pool_bw_rule(g, out, x_shape):
+    # The indices output is a constant; the engine may hand over saved outputs still packed.
+    idx = out[1]
+    idx = idx._data if isinstance(idx, Tensor) else idx.unpack(None)._data
+    return apply(_pool_scatter, (g[0],), {"idx": idx, "shape": x_shape})
+
+
+_max_pool2d_op = primitive("max_pool2d", _max_pool_fw, node="MaxPool2DWithIndicesBackward0", n_out=2,
+                           x=_pool_bw_rule)
+_max_pool3d_op = primitive("max_pool3d", _max_pool_fw, node="MaxPool3DWithIndicesBackward0", n_out=2,
+                           x=_pool_bw_rule)
+
+
+def _indices_out(pair):
+    out, idx = pair
+    idx._requires_grad = False
+    idx._grad_fn = None
+    return out, idx
+
+
+def _check_pool(name, x, nd, ksize, stride, padding, dilation):
+    if x.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input")
+    for k, p in zip(ksize, padding):
+        if p > k // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation={dilation[0]}" if name.startswith("max") else
+                               "pad should be smaller than or equal to half of kernel size, but got "
+                               f"padW = {padding[-1]}, padH = {padding[0]}, kW = {ksize[-1]}, kH = {ksize[0]}")
+    for s in stride:
+        if s <= 0:
+            raise RuntimeError("stride should be greater than zero, but got " + str(s))
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode: bool = False) -> tuple:
+    """2-D max pooling returning (values, flat indices into each H*W plane)."""
+    return _max_poolnd(2, input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_poolnd(nd, input, kernel_size, stride, padding, dilation, ceil_mode):
+    ks = _tuple(kernel_size, nd)
+    st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, nd)
+    pd, dl = _tuple(padding, nd), _tuple(dilation, nd)
+    _check_pool("max_pool", input, nd, ks, st, pd, dl)
+    batched = input.ndim == nd + 2
+    x = input if batched else unsqueeze(input, 0)
+    op = _max_pool2d_op if nd == 2 else _max_pool3d_op
+    out, idx = _indices_out(apply(op, (x,), {"ksize": ks, "stride": st, "padding": pd, "dilation": dl,
+                                             "ceil_mode": bool(ceil_mode)}))
+    if not batched:
+        out, idx = squeeze(out, 0), _t(idx._data[0])
+    return out, idx
+
+
+def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    """2-D max pooling (backward node MaxPool2DWithIndicesBackward0).
+
+    >>> import retrograd as torch
+    >>> torch.max_pool2d(torch.arange(16.).reshape(1, 1, 4, 4), 2)
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]])
+    """
+    out, idx = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode: bool = False) -> tuple:
+    """1-D max pooling via the 2-D op on an unsqueezed input, as PyTorch does."""
+    ks = _tuple(kernel_size, 1)
+    st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, 1)
+    out, idx = max_pool2d_with_indices(unsqueeze(input, -2), (1,) + ks, (1,) + st, (0,) + _tuple(padding, 1),
+                                       (1,) + _tuple(dilation, 1), ceil_mode)
+    return squeeze(out, -2), _t(idx._data.squeeze(-2))
+
+
+def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    """1-D max pooling over (N, C, L)."""
+    out, idx = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+               return_indices: bool = False):
+    out, idx = _max_poolnd(3, input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+# ====================================================================== average pooling
+def _avg_divisor(spatial, ksize, stride, padding, ceil_mode, count_include_pad, outs, pads):
+    """Per-output-position divisors (PyTorch's rule: explicit padding counts, ceil overhang doesn't)."""
+    mask = np.zeros(tuple(s + lo + hi for s, (lo, hi) in zip(spatial, pads)), dtype=np.float64)
+    if count_include_pad:
+        mask[tuple(slice(0, s + 2 * p) for s, p in zip(spatial, padding))] = 1
+    else:
+        mask[tuple(slice(p, p + s) for s, p in zip(spatial, padding))] = 1
+    v = sliding_window_view(mask, ksize)[tuple(slice(None, None, s) for s in stride)]
+    v = v[tuple(slice(0, o) for o in outs)]
+    return v.sum(axis=tuple(range(len(ksize), 2 * len(ksize))))
+
+
+def _avg_pool_fw(x, *, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    spatial = x.shape[2:]
+    ones = (1,) * len(ksize)
+    outs, pads = _pool_geometry(spatial, ksize, stride, padding, ones, ceil_mode)
+    xp = _pad_spatial(x, pads)
+    w = _windows(xp, ksize, stride, ones)[(slice(None), slice(None)) + tuple(slice(0, o) for o in outs)]
+    nd = len(ksize)
+    s = w.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)))
+    if divisor_override:
+        return (s / divisor_override).astype(x.dtype, copy=False)
+    div = _avg_divisor(spatial, ksize, stride, padding, ceil_mode, count_include_pad, outs, pads)
+    return (s / div).astype(x.dtype, copy=False)
+
+
+def _avg_pool_bw_fw(g, *, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    spatial = tuple(x_shape[2:])
+    nd = len(ksize)
+    ones = (1,) * nd
+    outs, pads = _pool_geometry(spatial, ksize, stride, padding, ones, ceil_mode)
+    if divisor_override:
+        gd = g / divisor_override
+    else:
+        gd = g / _avg_divisor(spatial, ksize, stride, padding, ceil_mode, count_include_pad, outs, pads)
+    xp_shape = tuple(x_shape[:2]) + tuple(s + lo + hi for s, (lo, hi) in zip(spatial, pads))
+    out = np.zeros(xp_shape, dtype=g.dtype)
+    for kidx in np.ndindex(*ksize):
+        sl = tuple(slice(k, k + s * (o - 1) + 1, s) for k, s, o in zip(kidx, stride, outs))
+        out[(slice(None), slice(None)) + sl] += gd
+    return np.ascontiguousarray(_crop_spatial(out, pads))
+
+
+_avg_pool2d_op = primitive(
+    "avg_pool2d", _avg_pool_fw, node="AvgPool2DBackward0",
+    x=lambda g, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
+        _avg_pool2d_bw, (g,), dict(x_shape=x_shape, ksize=ksize, stride=stride, padding=padding,
+                                   ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                                   divisor_override=divisor_override)))
+_avg_pool2d_bw = primitive(
+    "avg_pool2d_backward", _avg_pool_bw_fw, node="AvgPool2DBackwardBackward0",
+    g=lambda g, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
+        _avg_pool2d_op, (g,), dict(ksize=ksize, stride=stride, padding=padding, ceil_mode=ceil_mode,
+                                   count_include_pad=count_include_pad, divisor_override=divisor_override)))
+
+
+def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override=None) -> Tensor:
+    """2-D average pooling (backward node AvgPool2DBackward0)."""
+    ks = _tuple(kernel_size, 2)
+    st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, 2)
+    pd = _tuple(padding, 2)
+    _check_pool("avg_pool", input, 2, ks, st, pd, (1, 1))
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    batched = input.ndim == 4
+    x = input if batched else unsqueeze(input, 0)
+    out = apply(_avg_pool2d_op, (x,), dict(ksize=ks, stride=st, padding=pd, ceil_mode=bool(ceil_mode),
+                                          count_include_pad=bool(count_include_pad),
+                                          divisor_override=divisor_override))
+    return out if batched else squeeze(out, 0)
+
+
+def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
+    """1-D average pooling via the 2-D op, as PyTorch does (grad_fn SqueezeBackward1)."""
+    ks = _tuple(kernel_size, 1)
+    st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, 1)
+    out = avg_pool2d(unsqueeze(input, -2), (1,) + ks, (1,) + st, (0,) + _tuple(padding, 1), ceil_mode,
+                     count_include_pad)
+    return squeeze(out, -2)
+
+
+# ====================================================================== adaptive pooling
+def _adaptive_ranges(size: int, out: int):
+    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+
+
+def _adaptive_matrix(size: int, out: int) -> np.ndarray:
+    m = np.zeros((out, size))
+    for i, (a, b) in enumerate(_adaptive_ranges(size, out)):
+        m[i, a:b] = 1.0 / (b - a)
+    return m
+
+
+def _adaptive_avg_fw(x, *, out_size):
+    y = x
+    for i, o in enumerate(out_size):
+        ax = x.ndim - len(out_size) + i
+        m = _adaptive_matrix(x.shape[ax], o).astype(x.dtype)
+        y = np.moveaxis(np.tensordot(y, m, axes=([ax], [1])), -1, ax)
+    return np.ascontiguousarray(y)
+
+
+def _adaptive_avg_bw_fw(g, *, in_size):
+    y = g
+    for i, s in enumerate(in_size):
+        ax = g.ndim - len(in_size) + i
+        m = _adaptive_matrix(s, g.shape[ax]).astype(g.dtype)
+        y = np.moveaxis(np.tensordot(y, m, axes=([ax], [0])), -1, ax)
+    return np.ascontiguousarray(y)
+
+
+_adaptive_avg2d_op = primitive(
+    "adaptive_avg_pool2d", _adaptive_avg_fw, node="AdaptiveAvgPool2DBackward0",
+    x=lambda g, x_shape, out_size: apply(_adaptive_avg2d_bw, (g,), {"in_size": tuple(x_shape[-len(out_size):])}))
+_adaptive_avg2d_bw = primitive(
+    "adaptive_avg_pool2d_backward", _adaptive_avg_bw_fw, node="AdaptiveAvgPool2DBackwardBackward0",
+    g=lambda g, g_shape, in_size: apply(_adaptive_avg2d_op, (g,), {"out_size": tuple(g_shape[-len(in_size):])}))
+
+
+def _out_size(output_size, spatial) -> tuple:
+    if isinstance(output_size, (list, tuple)):
+        return tuple(s if o is None else int(o) for o, s in zip(output_size, spatial))
+    return (int(output_size),) * len(spatial)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """Average pooling to a fixed output size (PyTorch's start/end index rule)."""
+    if input.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    out_size = _out_size(output_size, input.shape[-2:])
+    if out_size == (1, 1):
+        from .reduce import mean
+
+        return mean(input, (-2, -1), keepdim=True)
+    return apply(_adaptive_avg2d_op, (input,), {"out_size": out_size})
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    return squeeze(adaptive_avg_pool2d(unsqueeze(input, -2), (1, o)), -2)
+
+
+def _adaptive_max_fw(x, *, out_size):
+    spatial = x.shape[2:]
+    nd = len(out_size)
+    ranges = [_adaptive_ranges(s, o) for s, o in zip(spatial, out_size)]
+    vals = np.empty(x.shape[:2] + tuple(out_size), dtype=x.dtype)
+    idx = np.empty(x.shape[:2] + tuple(out_size), dtype=np.int64)
+    for pos in np.ndindex(*out_size):
+        bounds = [ranges[i][p] for i, p in enumerate(pos)]
+        win = x[(slice(None), slice(None)) + tuple(slice(a, b) for a, b in bounds)]
+        flat = win.reshape(win.shape[:2] + (-1,))
+        arg = np.argmax(flat, axis=-1)
+        if x.dtype.kind == "f":
+            isn = np.isnan(flat)
+            if isn.any():
+                arg = np.where(isn.any(-1), np.argmax(isn, -1), arg)
+        key = (slice(None), slice(None)) + pos
+        vals[key] = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
+        local = np.unravel_index(arg, tuple(b - a for a, b in bounds))
+        f = np.zeros(arg.shape, dtype=np.int64)
+        for i in range(nd):
+            f = f * spatial[i] + local[i] + bounds[i][0]
+        idx[key] = f
+    return vals, idx
+
+
+_adaptive_max2d_op = primitive("adaptive_max_pool2d", _adaptive_max_fw, node="AdaptiveMaxPool2DBackward0",
+                               n_out=2, x=_pool_bw_rule)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size) -> tuple:
+    if input.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
+    batched = input.ndim == 4
+    x = input if batched else unsqueeze(input, 0)
+    out, idx = _indices_out(apply(_adaptive_max2d_op, (x,), {"out_size": _out_size(output_size, x.shape[-2:])}))
+    if not batched:
+        out, idx = squeeze(out, 0), _t(idx._data[0])
+    return out, idx
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    """Max pooling to a fixed output size (backward node AdaptiveMaxPool2DBackward0)."""
+    out, idx = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    out, idx = adaptive_max_pool2d_with_indices(unsqueeze(input, -2), (1, o))
+    out, idx = squeeze(out, -2), _t(idx._data.squeeze(-2))
+    return (out, idx) if return_indices else out
+
+
+# ====================================================================== softmax
+def _softmax_np(x, *, dim):
+    m = np.max(x, axis=dim, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0) if x.dtype.kind == "f" else m
+    e = np.exp(x - m)
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def _log_softmax_np(x, *, dim):
+    m = np.max(x, axis=dim, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    z = x - m
+    with np.errstate(divide="ignore"):
+        return z - np.log(np.exp(z).sum(axis=dim, keepdims=True))
+
+
+_softmax_op = primitive("softmax", _softmax_np, node="SoftmaxBackward0",
+                        x=lambda g, out, dim: out * (g - _sum(g * out, dim, True)))
+_log_softmax_op = primitive("log_softmax", _log_softmax_np, node="LogSoftmaxBackward0",
+                            x=lambda g, out, dim: g - exp(out) * _sum(g, dim, True))
+
+
+def _softmax_like(op, input: Tensor, dim, dtype):
+    if dtype is not None and input.dtype is not dtype:
+        input = input.to(dtype)
+    if input._data.dtype.kind != "f":
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError(f'"{op.name}_lastdim_kernel_impl" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    if input.ndim == 0:
+        out = apply(op, (unsqueeze(input, 0),), {"dim": 0})
+        return squeeze(out, 0)
+    d = wrap_dim(dim, input.ndim)
+    return apply(op, (input,), {"dim": d})
+
+
+def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """exp(x) / sum(exp(x)) along ``dim``, computed stably (backward node SoftmaxBackward0).
+
+    >>> import retrograd as torch
+    >>> torch.softmax(torch.tensor([0., 0.]), 0)
+    tensor([0.5000, 0.5000])
+    """
+    return _softmax_like(_softmax_op, input, dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """log(softmax(x)) along ``dim`` without overflow (backward node LogSoftmaxBackward0)."""
+    return _softmax_like(_log_softmax_op, input, dim, dtype)
+
+
+# ====================================================================== embedding
+def _embedding_bw_np(g, idx, *, num_weights, padding_idx, scale_grad_by_freq):
+    d = g.shape[-1]
+    flat = idx.reshape(-1)
+    gw = g.reshape(-1, d)
+    if scale_grad_by_freq:
+        counts = np.bincount(flat, minlength=num_weights)
+        gw = gw / counts[flat][:, None]
+    out = np.zeros((num_weights, d), dtype=g.dtype)
+    np.add.at(out, flat, gw)
+    if padding_idx is not None:
+        out[padding_idx] = 0
+    return out
+
+
+def _embedding_gather_rule(g, idx, padding_idx, scale_grad_by_freq):
+    out = apply(_embedding_op, (g, idx))
+    d = idx._data
+    scale = np.ones(d.shape, dtype=g._data.dtype)
+    if scale_grad_by_freq:
+        counts = np.bincount(d.reshape(-1))
+        scale = scale / counts[d]
+    if padding_idx is not None:
+        scale = scale * (d != padding_idx)
+    return out * _t(scale[..., None].astype(g._data.dtype))
+
+
+_embedding_bw_op = primitive("embedding_backward", _embedding_bw_np, node="EmbeddingBackwardBackward0",
+                             g=lambda g, idx, padding_idx, scale_grad_by_freq: _embedding_gather_rule(
+                                 g, idx, padding_idx, scale_grad_by_freq))
+_embedding_op = primitive(
+    "embedding", lambda weight, idx: weight[idx], node="EmbeddingBackward0",
+    weight=lambda g, idx, weight_shape: apply(_embedding_bw_op, (g, idx), {
+        "num_weights": weight_shape[0], "padding_idx": None, "scale_grad_by_freq": False}))
+_embedding_pad_op = primitive(
+    "embedding_padding", lambda weight, idx, *, padding_idx, scale_grad_by_freq: weight[idx],
+    node="EmbeddingBackward0",
+    weight=lambda g, idx, weight_shape, padding_idx, scale_grad_by_freq: apply(_embedding_bw_op, (g, idx), {
+        "num_weights": weight_shape[0], "padding_idx": padding_idx, "scale_grad_by_freq": scale_grad_by_freq}))
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Tensor:
+    """Rows of ``weight`` picked by integer ``input`` (backward node EmbeddingBackward0).
+
+    >>> import retrograd as torch
+    >>> torch.embedding(torch.tensor([1]), torch.eye(3))
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead (while checking arguments for embedding)
+    """
+    if not isinstance(input, Tensor) or input._data.dtype.kind not in "iu":
+        from .._tensor import _legacy_type_name
+
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got {_legacy_type_name(input._data.dtype)} instead (while checking "
+                           "arguments for embedding)")
+    n = weight.shape[0]
+    d = input._data
+    if d.size and (d.max() >= n or d.min() < 0):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += n
+    if padding_idx is None and not scale_grad_by_freq:
+        return apply(_embedding_op, (weight, input))
+    return apply(_embedding_pad_op, (weight, input), {"padding_idx": padding_idx,
+                                                     "scale_grad_by_freq": bool(scale_grad_by_freq)})
+
+
+# ====================================================================== padding
+def _const_pad_fw(x, *, pad, value):
+    # pad = (last_lo, last_hi, prev_lo, prev_hi, ...) as in PyTorch; negative values crop.
+    nd = len(pad) // 2
+    crop = [slice(None)] * x.ndim
+    widths = [(0, 0)] * x.ndim
+    for i in range(nd):
+        ax = x.ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        crop[ax] = slice(max(-lo, 0), x.shape[ax] - max(-hi, 0))
+        widths[ax] = (max(lo, 0), max(hi, 0))
+    y = x[tuple(crop)]
+    if any(w != (0, 0) for w in widths):
+        out = np.full(tuple(s + a + b for s, (a, b) in zip(y.shape, widths)), value, dtype=x.dtype)
+        out[tuple(slice(a, a + s) for s, (a, _) in zip(y.shape, widths))] = y
+        return out
+    return y.copy()
+
+
+_const_pad_op = primitive("constant_pad_nd", _const_pad_fw, node="ConstantPadNdBackward0",
+                          x=lambda g, pad: apply(_const_pad_op, (g,), {"pad": tuple(-p for p in pad), "value": 0}))
+
+
+def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
+    """Pad the last len(pad)//2 dims with ``value`` (negative pads crop)."""
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Length of pad must be even but instead it equals " + str(len(pad)))
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(f"Length of pad should be no more than twice the number of dimensions of the input. "
+                           f"Pad length is {len(pad)} while the input has {input.ndim} dimensions.")
+    for i in range(len(pad) // 2):
+        s = input.shape[input.ndim - 1 - i] + pad[2 * i] + pad[2 * i + 1]
+        if s < 0:
+            raise RuntimeError(f"The input size {input.shape[input.ndim - 1 - i]}, plus negative padding "
+                               f"{pad[2 * i]} and {pad[2 * i + 1]} resulted in a negative output size, which is "
+                               f"invalid. Check dimension {input.ndim - 1 - i} of your input.")
+    return apply(_const_pad_op, (input,), {"pad": pad, "value": value})
+
+
+# ====================================================================== activations
+def _np_err():
+    return np.errstate(over="ignore", invalid="ignore", divide="ignore")
+_erf_ufunc = np.frompyfunc(math.erf, 1, 1)
+
+
+def _erf_np(x):
+    return _erf_ufunc(x).astype(x.dtype if x.dtype.kind == "f" else np.float32)
+
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+_erf_op = primitive("nn_erf", _erf_np, node="ErfBackward0",
+                    x=lambda g, x: g * (exp(-(x * x)) * _TWO_OVER_SQRT_PI))
+
+
+def _erf(input: Tensor) -> Tensor:
+    """The error function (private: GELU's rule needs it; torch.erf lives with the pointwise ops)."""
+    cast = D.get_default_dtype() if input._data.dtype.kind != "f" else None
+    return apply(_erf_op, (input,), None, cast)
+
+
+def _mask(cond: Tensor, like: Tensor) -> Tensor:
+    return _t(cond._data.astype(like._data.dtype))
+
+
+def _leaky_fw(x, *, slope):
+    return np.where(x > 0, x, x * slope).astype(x.dtype, copy=False)
+
+
+_leaky_relu_op = primitive("leaky_relu", _leaky_fw, node="LeakyReluBackward0",
+                           x=lambda g, x, slope: g * (_mask(x > 0, g) * (1 - slope) + slope))
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """x if x > 0 else negative_slope * x."""
+    return apply(_leaky_relu_op, (input,), {"slope": negative_slope})
+
+
+def _elu_fw(x, *, alpha, scale, input_scale):
+    with _np_err():
+        return np.where(x > 0, x * scale, alpha * scale * np.expm1(np.minimum(x, 0) * input_scale)).astype(
+            x.dtype, copy=False)
+
+
+_elu_op = primitive("elu", _elu_fw, node="EluBackward0",
+                    x=lambda g, x, alpha, scale, input_scale: g * where(
+                        x > 0, scale, exp(x * input_scale) * (alpha * scale * input_scale)))
+
+
+def elu(input: Tensor, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> Tensor:
+    """scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))."""
+    return apply(_elu_op, (input,), {"alpha": alpha, "scale": scale, "input_scale": input_scale})
+
+
+def _gelu_fw(x, *, approximate):
+    with _np_err():
+        if approximate == "tanh":
+            return (0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))).astype(x.dtype, copy=False)
+        return (0.5 * x * (1 + _erf_np(x / math.sqrt(2.0)))).astype(x.dtype, copy=False)
+
+
+def _gelu_rule(g, x, approximate):
+    if approximate == "tanh":
+        inner = (x + x * x * x * 0.044715) * _SQRT_2_OVER_PI
+        t = tanh(inner)
+        return g * ((1 + t) * 0.5 + x * 0.5 * (1 - t * t) * ((1 + x * x * (3 * 0.044715)) * _SQRT_2_OVER_PI))
+    cdf = (1 + _erf(x * (1 / math.sqrt(2.0)))) * 0.5
+    return g * (cdf + x * exp(x * x * -0.5) * _INV_SQRT_2PI)
+
+
+_gelu_op = primitive("gelu", _gelu_fw, node="GeluBackward0", x=_gelu_rule)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x) (or its tanh approximation)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return apply(_gelu_op, (input,), {"approximate": approximate})
+
+
+def _sig(x):
+    with _np_err():
+        return 1 / (1 + np.exp(-x))
+
+
+_silu_op = primitive("silu", lambda x: (x * _sig(x)).astype(x.dtype, copy=False), node="SiluBackward0",
+                     x=lambda g, x: _silu_rule(g, x))
+
+
+def _silu_rule(g, x):
+    s = sigmoid(x)
+    return g * s * (1 + x * (1 - s))
+
+
+def silu(input: Tensor) -> Tensor:
+    """x * sigmoid(x)."""
+    return apply(_silu_op, (input,))
+
+
+def _softplus_np(x, beta, threshold):
+    with _np_err():
+        z = x * beta
+        return np.where(z > threshold, x, np.logaddexp(0, z) / beta).astype(x.dtype, copy=False)
+
+
+_softplus_op = primitive("softplus", lambda x, *, beta, threshold: _softplus_np(x, beta, threshold),
+                         node="SoftplusBackward0",
+                         x=lambda g, x, beta, threshold: g * where(x * beta > threshold, 1.0, sigmoid(x * beta)))
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta * x)) / beta, linear above ``threshold``."""
+    return apply(_softplus_op, (input,), {"beta": beta, "threshold": threshold})
+
+
+def _mish_rule(g, x):
+    t = tanh(softplus(x))
+    return g * (t + x * sigmoid(x) * (1 - t * t))
+
+
+_mish_op = primitive("mish", lambda x: (x * np.tanh(_softplus_np(x, 1.0, 20.0))).astype(x.dtype, copy=False),
+                     node="MishBackward0", x=_mish_rule)
+
+
+def mish(input: Tensor) -> Tensor:
+    """x * tanh(softplus(x))."""
+    return apply(_mish_op, (input,))
+
+
+_hardtanh_op = primitive("hardtanh", lambda x, *, lo, hi: np.clip(x, lo, hi).astype(x.dtype, copy=False),
+                         node="HardtanhBackward0",
+                         x=lambda g, x, lo, hi: g * _t(((x._data > lo) & (x._data < hi)).astype(g._data.dtype)))
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """Clamp to [min_val, max_val] (gradient zero at and beyond the bounds)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return apply(_hardtanh_op, (input,), {"lo": min_val, "hi": max_val})
+
+
+# ====================================================================== losses with their own nodes
+def _reduce_np(loss, reduction):
+    if reduction == "mean":
+        return np.asarray(loss.mean(), dtype=loss.dtype)
+    if reduction == "sum":
+        return np.asarray(loss.sum(), dtype=loss.dtype)
+    return loss
+
+
+def _mse_fw(a, b, *, reduction):
+    d = a - b
+    return _reduce_np(d * d, reduction)
+
+
+def _mse_rule(g, a, b, reduction, sign):
+    d = a - b
+    scale = 2.0 * sign
+    if reduction == "mean":
+        scale /= max(int(np.prod(np.broadcast_shapes(a.shape, b.shape))), 1)
+    return g * d * scale
+
+
+_mse_op = primitive("mse_loss", _mse_fw, node="MseLossBackward0",
+                    a=lambda g, a, b, reduction: _mse_rule(g, a, b, reduction, 1.0),
+                    b=lambda g, a, b, reduction: _mse_rule(g, a, b, reduction, -1.0))
+
+
+def _nll_parts(target, weight, c, ignore_index, ndim):
+    """The constant (N, C, ...) matrix of per-element weights w[t] at the target class, and its total."""
+    valid = target != ignore_index
+    tc = np.where(valid, target, 0)
+    shape = (1, c) + (1,) * (ndim - 2)
+    sel = (np.expand_dims(tc, 1) == np.arange(c).reshape(shape)) & np.expand_dims(valid, 1)
+    w = sel.astype(weight.dtype) * weight.reshape(shape)
+    return w, w.sum()
+
+
+def _nll_fw(x, target, weight, *, ignore_index, reduction):
+    w, total = _nll_parts(target, weight, x.shape[1], ignore_index, x.ndim)
+    loss = -(x * w).sum(axis=1)
+    if reduction == "mean":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(loss.sum() / total, dtype=x.dtype)
+    return _reduce_np(loss, reduction)
+
+
+def _nll_rule(g, x_shape, target, weight, ignore_index, reduction):
+    w, total = _nll_parts(target._data, weight._data, x_shape[1], ignore_index, len(x_shape))
+    if reduction == "mean":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            w = w / total
+    if reduction == "none":
+        g = unsqueeze(g, 1)
+    return g * _t(-w)
+
+
+_nll_op = primitive("nll_loss", _nll_fw, node="NllLossBackward0",
+                    x=lambda g, x_shape, target, weight, ignore_index, reduction: _nll_rule(
+                        g, x_shape, target, weight, ignore_index, reduction))
+
+
+# ====================================================================== helpers for nn
+def _cat2_fw(a, b, *, dim):
+    return np.concatenate([a, b], axis=dim)
+
+
+def _cat2_rules():
+    from .shape import slice_dim
+
+    return dict(a=lambda g, a_shape, dim: slice_dim(g, dim, 0, a_shape[dim], 1),
+                b=lambda g, a_shape, dim: slice_dim(g, dim, a_shape[dim], None, 1))
+
+
+_cat2_op = primitive("nn_cat2", _cat2_fw, node="CatBackward0", **_cat2_rules())
+
+
+def _cat_pair(a: Tensor, b: Tensor, dim: int) -> Tensor:
+    return apply(_cat2_op, (a, b), {"dim": dim})
+
+
+_identity_ops: dict = {}
+
+
+def _identity_n(n: int):
+    """A multi-output identity primitive for ``n`` tensors (node BackwardHookFunctionBackward).
+
+    Module backward hooks attach to this node: it sees the gradients of all module inputs
+    (or outputs) at once, as PyTorch's BackwardHookFunction does.
+    """
+    op = _identity_ops.get(n)
+    if op is not None:
+        return op
+    import inspect
+
+    names = [f"t{i}" for i in range(n)]
+
+    def fw(*arrays):
+        return arrays[0].view() if n == 1 else tuple(a.view() for a in arrays)
+
+    fw.__signature__ = inspect.Signature(
+        [inspect.Parameter(nm, inspect.Parameter.POSITIONAL_OR_KEYWORD) for nm in names])
+    if n == 1:
+        rules = {"t0": lambda g: g}
+    else:
+        rules = {nm: (lambda i: (lambda g: g[i]))(i) for i, nm in enumerate(names)}
+    op = primitive(f"backward_hook_function_{n}", fw, node="BackwardHookFunctionBackward", n_out=n, **rules)
+    _identity_ops[n] = op
+    return op
+
+
+def _identity_apply(tensors: tuple) -> tuple:
+    out = apply(_identity_n(len(tensors)), tuple(tensors))
+    return (out,) if len(tensors) == 1 else out

@@ -1,0 +1,815 @@
+"""More reductions: prod, max/min families, var/std, norm, logsumexp, cumulative ops, order
+statistics (median, mode, sort, topk, kthvalue), logical and NaN-aware reductions.
+
+Gradient conventions follow PyTorch:
+* full max/min, amax/amin, aminmax, full median/nanmedian split the gradient evenly between tied
+  elements;
+* max/min/median/nanmedian/mode/kthvalue along a dim, sort, topk, cummax/cummin route it to the
+  selected index.  Those ops select values with a known index array; their rule scatters the
+  gradient back (``gather_backward``), whose own rule gathers again, so every order works.
+"""
+from __future__ import annotations
+
+import builtins as _b
+
+import numpy as np
+
+from .. import _dtype as D
+from .. import return_types as RT
+from .._tensor import Tensor
+from ._common import binary_operands, float_dtype_for, wrap_dim, wrap_dims
+from ._registry import apply, primitive
+from .indexing_more import _along, gather_backward, masked_fill
+from .pointwise import abs as _abs
+from .pointwise import exp, sign
+from .reduce import mean as _mean
+from .reduce import sum as _sum
+from .reduce import unsqueeze_dims
+from .shape import expand, movedim, narrow, reshape, unsqueeze
+from .shape_more import cat, flip
+
+__all__ = ["prod", "amax", "amin", "max", "min", "argmax", "argmin", "var", "std", "var_mean", "std_mean", "norm",
+           "logsumexp", "cumsum", "cumprod", "cummax", "cummin", "all", "any", "median", "nanmedian", "mode", "sort",
+           "argsort", "topk", "kthvalue", "count_nonzero", "nansum", "nanmean", "aminmax"]
+METHODS = ["prod", "amax", "amin", "max", "min", "argmax", "argmin", "var", "std", "norm", "logsumexp", "cumsum",
+           "cumprod", "cummax", "cummin", "all", "any", "median", "nanmedian", "mode", "sort", "argsort", "topk",
+           "kthvalue", "count_nonzero", "nansum", "nanmean", "aminmax"]
+
+_wrap = Tensor._wrap
+
+
+def _const(a) -> Tensor:
+    return _wrap(np.asarray(a), False, None, 0)
+
+
+def _long(a) -> Tensor:
+    return _wrap(np.asarray(a, dtype=np.int64), False, None, 0)
+
+
+def _numel(shape, dims) -> int:
+    n = 1
+    for d in dims:
+        n *= shape[d]
+    return n
+
+
+def _red_dims(dim, ndim: int) -> tuple:
+    """dim None / () -> every dim (PyTorch's full reduction), else the wrapped dims."""
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        return tuple(range(ndim))
+    dims = wrap_dims(dim, ndim)
+    return dims if ndim else ()  # a 0-d tensor accepts dim 0 / -1 and reduces nothing
+
+
+def _scalar_name(t: Tensor) -> str:
+    from .._tensor import _scalar_type_name
+
+    return _scalar_type_name(t.dtype)
+
+
+def _errstate():
+    return np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore")
+
+
+def _isnan(a: np.ndarray) -> np.ndarray:
+    return np.isnan(a) if a.dtype.kind == "f" else np.zeros(a.shape, dtype=bool)
+
+
+# ---------------------------------------------------------------- selecting by index (values side)
+def _select_fw(a, *, dim, idx, out_shape):
+    src = a.reshape(1) if a.ndim == 0 else a
+    return src[_along(idx, dim)].reshape(out_shape)
+
+
+def _select_rule(g, a_shape, dim, idx, out_shape):
+    ishape = tuple(a_shape) or (1,)
+    gi = g if tuple(g.shape) == idx.shape else reshape(g, idx.shape)
+    r = gather_backward(gi, ishape, dim, idx)
+    return r if ishape == tuple(a_shape) else reshape(r, a_shape)
+
+
+def _selecting(name: str, node: str):
+    return primitive(name, _select_fw, node=node, a=_select_rule)
+
+
+_max_dim = _selecting("max_dim", "MaxBackward0")
+_min_dim = _selecting("min_dim", "MinBackward0")
+_median_dim_op = _selecting("median_dim", "MedianBackward1")
+_nanmedian_dim_op = _selecting("nanmedian_dim", "NanmedianBackward1")
+_mode = _selecting("mode", "ModeBackward0")
+_kthvalue = _selecting("kthvalue", "KthvalueBackward0")
+_sort = _selecting("sort", "SortBackward0")
+_sort_stable = _selecting("sort_stable", "SortBackward1")
+_topk = _selecting("topk", "TopkBackward0")
+_cummax = _selecting("cummax", "CummaxBackward0")
+_cummin = _selecting("cummin", "CumminBackward0")
+
+
+def _values_indices(cls, op, input: Tensor, d: int, idx: np.ndarray, keepdim: bool):
+    """(values, indices) named tuple from an index array shaped like the kept-dim result."""
+    if input._data.ndim == 0:
+        out_shape = ()
+    elif keepdim:
+        out_shape = idx.shape
+    else:
+        out_shape = idx.shape[:d] + idx.shape[d + 1:]
+    vals = apply(op, (input,), {"dim": d, "idx": idx, "out_shape": out_shape})
+    return cls((vals, _long(idx.reshape(out_shape))))
+
+
+def _dim_setup(input: Tensor, dim, name: str):
+    """(array viewed as >= 1-d, wrapped dim) with PyTorch's empty-dim complaint."""
+    a = input._data
+    d = wrap_dim(dim, a.ndim)
+    a1 = a.reshape(1) if a.ndim == 0 else a
+    if a1.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return a1, d
+
+
+def _take_k(order: np.ndarray, d: int, k) -> np.ndarray:
+    k = np.asarray(k)
+    if k.ndim == 0:
+        return np.take(order, [int(k)], axis=d)
+    return np.take_along_axis(order, np.expand_dims(k, d), d)
+
+
+def _argsort_np(a: np.ndarray, d: int, descending: bool) -> np.ndarray:
+    """Stable order along ``d``; NaN counts as the largest value (PyTorch)."""
+    if not descending:
+        return np.argsort(a, axis=d, kind="stable")
+    o = np.flip(np.argsort(np.flip(a, d), axis=d, kind="stable"), d)
+    return a.shape[d] - 1 - o
+
+
+# ---------------------------------------------------------------- evenly split between ties
+def _evenly(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
+    """PyTorch's evenly_distribute_backward: the gradient shared by every element equal to ``out``."""
+    mask = (a != a) if bool(out._data != out._data) else (a == out)
+    return g * mask / _sum(mask)
+
+
+def _tied_share(g: Tensor, a: Tensor, out: Tensor, dims, keepdim: bool) -> Tensor:
+    """amax/amin rule: ``g`` split between the elements equal to the result in each slice."""
+    gu = unsqueeze_dims(g, dims, keepdim, a.shape)
+    ou = unsqueeze_dims(out, dims, keepdim, a.shape)
+    mask = a == ou
+    return gu * mask / _sum(mask, dims, keepdim=True)
+
+
+def _empty_full(input: Tensor, name: str) -> None:
+    if input._data.size == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                           "reduction dim with the 'dim' argument.")
+
+
+def _empty_dims(input: Tensor, dims, name: str) -> None:
+    for d in dims:
+        if input._data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+# ---------------------------------------------------------------- amax / amin / aminmax
+_amax = primitive("amax", lambda a, *, dims, keepdim: np.asarray(np.amax(a, axis=dims, keepdims=keepdim)),
+                  node="AmaxBackward0",
+                  a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim))
+_amin = primitive("amin", lambda a, *, dims, keepdim: np.asarray(np.amin(a, axis=dims, keepdims=keepdim)),
+                  node="AminBackward0",
+                  a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim))
+
+
+def _amax_amin(op, name: str, input: Tensor, dim, keepdim: bool) -> Tensor:
+    dims = _red_dims(dim, input._data.ndim)
+    if input._data.size == 0:
+        if not dims or dim is None or dim == ():
+            _empty_full(input, name)
+        _empty_dims(input, dims, name)
+    return apply(op, (input,), {"dims": dims, "keepdim": bool(keepdim)})
+
+
+def amax(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
+    """Maximum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly.
+
+    >>> import retrograd as torch
+    >>> torch.tensor([[1., 5.], [4., 2.]]).amax(1)
+    tensor([5., 4.])
+    """
+    return _amax_amin(_amax, "amax", input, dim, keepdim)
+
+
+def amin(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
+    """Minimum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly."""
+    return _amax_amin(_amin, "amin", input, dim, keepdim)
+
+
+def _aminmax_fw(a, *, dims, keepdim):
+    return (np.asarray(np.amin(a, axis=dims, keepdims=keepdim)), np.asarray(np.amax(a, axis=dims, keepdims=keepdim)))
+
+
+# Multi-output rules recompute what they need from ``a`` rather than saving the outputs.
+_aminmax = primitive("aminmax", _aminmax_fw, node="AminmaxBackward0", n_out=2,
+                     a=lambda g, a, dims, keepdim: _tied_share(g[0], a, _ext_const(a, dims, keepdim, np.amin),
+                                                               dims, keepdim)
+                     + _tied_share(g[1], a, _ext_const(a, dims, keepdim, np.amax), dims, keepdim))
+
+
+def _ext_const(a: Tensor, dims, keepdim, f) -> Tensor:
+    return _const(np.asarray(f(a._data, axis=dims, keepdims=keepdim)))
+
+
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False, out=None):
+    """(min, max) in one pass, as ``return_types.aminmax``."""
+    if dim is None:
+        _empty_full(input, "aminmax")
+        dims = tuple(range(input._data.ndim))
+    else:
+        dims = (wrap_dim(dim, input._data.ndim),) if input._data.ndim else ()
+        _empty_dims(input, dims, "aminmax")
+    mn, mx = apply(_aminmax, (input,), {"dims": dims, "keepdim": bool(keepdim)})
+    return RT.aminmax((mn, mx))
+
+
+# ---------------------------------------------------------------- max / min
+_max_all = primitive("max", lambda a: np.asarray(np.max(a)), node="MaxBackward1",
+                     a=lambda g, a, out: _evenly(g, a, out))
+_min_all = primitive("min", lambda a: np.asarray(np.min(a)), node="MinBackward1",
+                     a=lambda g, a, out: _evenly(g, a, out))
+
+
+def _binary_weight(a: Tensor, b: Tensor, larger: bool) -> Tensor:
+    # 1 where a wins, 1/2 on ties, 0 elsewhere (PyTorch's maximum/minimum backward).
+    win = (a > b) if larger else (a < b)
+    return win * 1.0 + (a == b) * 0.5
+
+
+_maximum = primitive("max_binary", lambda a, b: np.maximum(a, b), node="MaximumBackward0",
+                     a=lambda g, a, b: g * _binary_weight(a, b, True),
+                     b=lambda g, a, b: g * _binary_weight(b, a, True))
+_minimum = primitive("min_binary", lambda a, b: np.minimum(a, b), node="MinimumBackward0",
+                     a=lambda g, a, b: g * _binary_weight(a, b, False),
+                     b=lambda g, a, b: g * _binary_weight(b, a, False))
+
+
+def _max_min(input: Tensor, dim, keepdim: bool, largest: bool):
+    name = "max" if largest else "min"
+    if isinstance(dim, Tensor):
+        a, b, cast = binary_operands(input, dim, name)
+        return apply(_maximum if largest else _minimum, (a, b), None, cast)
+    if dim is None:
+        if keepdim:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got (keepdim=bool, ), but "
+                            "expected one of:\n * ()\n * (Tensor other)\n * (int dim, bool keepdim = False)")
+        _empty_full(input, name)
+        return apply(_max_all if largest else _min_all, (input,))
+    if not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                        f"{type(dim).__name__}), but expected one of:\n * (Tensor input)\n"
+                        " * (Tensor input, Tensor other)\n * (Tensor input, int dim, bool keepdim = False)")
+    a, d = _dim_setup(input, dim, name)
+    idx = np.expand_dims((np.argmax if largest else np.argmin)(a, axis=d), d)
+    return _values_indices(RT.max if largest else RT.min, _max_dim if largest else _min_dim, input, d, idx, keepdim)
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
+    """``max(x)``: the largest element; ``max(x, dim)``: ``(values, indices)``; ``max(x, y)``: elementwise.
+
+    >>> import retrograd as torch
+    >>> torch.tensor([[1., 5.], [4., 2.]]).max(1).indices
+    tensor([1, 0])
+    """
+    return _max_min(input, dim, keepdim, True)
+
+
+def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
+    """``min(x)``, ``min(x, dim)`` -> ``(values, indices)``, or elementwise ``min(x, y)``."""
+    return _max_min(input, dim, keepdim, False)
+
+
+def _arg(input: Tensor, dim, keepdim: bool, largest: bool) -> Tensor:
+    name = "argmax" if largest else "argmin"
+    a = input._data
+    if a.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
+    f = np.argmax if largest else np.argmin
+    if dim is None:
+        if a.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        r = np.asarray(f(a.reshape(-1)))
+        return _long(r.reshape((1,) * a.ndim) if keepdim else r)
+    a1, d = _dim_setup(input, dim, name)
+    r = f(a1, axis=d)
+    if keepdim and a.ndim:
+        r = np.expand_dims(r, d)
+    return _long(r.reshape(()) if a.ndim == 0 else r)
+
+
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the (first) largest element, flat or along ``dim``; NaN counts as largest."""
+    return _arg(input, dim, keepdim, True)
+
+
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the (first) smallest element, flat or along ``dim``."""
+    return _arg(input, dim, keepdim, False)
+
+
+# ---------------------------------------------------------------- prod
+def _prod_dtype(a):
+    return np.int64 if a.dtype.kind in "iub" else None
+
+
+_prod_all = primitive("prod", lambda a: np.asarray(np.prod(a, dtype=_prod_dtype(a))), node="ProdBackward0",
+                      a=lambda g, a, out: _prod_all_bw(g, a, out))
+_prod_dim = primitive("prod_dim", lambda a, *, dim, keepdim: np.asarray(
+    np.prod(a.reshape(1) if a.ndim == 0 else a, axis=dim, keepdims=keepdim, dtype=_prod_dtype(a))).reshape(
+    _prod_shape(a.shape, dim, keepdim)), node="ProdBackward1",
+    a=lambda g, a, out, dim, keepdim: _prod_dim_bw(g, a, out, dim, keepdim))
+
+
+def _prod_shape(shape, dim, keepdim):
+    if not shape:
+        return ()
+    return shape[:dim] + ((1,) if keepdim else ()) + shape[dim + 1:]
+
+
+def _prod_safe_zeros_bw(g: Tensor, inp: Tensor, dim: int) -> Tensor:
+    """PyTorch's prod_safe_zeros_backward: products of all other elements via exclusive cumprods."""
+    n = inp.shape[dim]
+    if inp._data.size == 0:
+        return expand(g, inp.shape)
+    ones_shape = list(inp.shape)
+    ones_shape[dim] = 1
+    ones = _const(np.ones(ones_shape, dtype=inp._data.dtype))
+    exclusive_normal = cumprod(cat([ones, narrow(inp, dim, 0, n - 1)], dim), dim)
+    narrow_reverse = flip(narrow(inp, dim, 1, n - 1), dim)
+    exclusive_reverse = flip(cumprod(cat([ones, narrow_reverse], dim), dim), dim)
+    return g * (exclusive_normal * exclusive_reverse)
+
+
+def _prod_all_bw(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
+    if a._data.ndim == 0:
+        return g
+    zeros = int((a._data == 0).sum())
+    if zeros == 0:
+        return g * (out / a)
+    if zeros > 1:
+        return expand(g, a.shape) * 0
+    return reshape(_prod_safe_zeros_bw(g, reshape(a, (-1,)), 0), a.shape)
+
+
+def _prod_dim_bw(g: Tensor, a: Tensor, out: Tensor, dim: int, keepdim: bool) -> Tensor:
+    if a._data.ndim == 0:
+        return g
+    gu = unsqueeze_dims(g, (dim,), keepdim, a.shape)
+    ou = unsqueeze_dims(out, (dim,), keepdim, a.shape)
+    if not (a._data == 0).any():
+        return gu * (ou / a)
+    return _prod_safe_zeros_bw(gu, a, dim)
+
+
+def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Product of all elements or along one ``dim`` (integers multiply in int64); zeros handled exactly.
+
+    >>> import retrograd as torch
+    >>> torch.tensor([[1., 2.], [3., 4.]]).prod(1)
+    tensor([ 2., 12.])
+    """
+    if dim is None:
+        return apply(_prod_all, (input,), None, dtype)
+    if not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"prod() received an invalid combination of arguments - got ({type(dim).__name__}), but "
+                        "expected one of:\n * (*, torch.dtype dtype = None)\n"
+                        " * (int dim, bool keepdim = False, *, torch.dtype dtype = None)\n")
+    d = wrap_dim(dim, input._data.ndim)
+    return apply(_prod_dim, (input,), {"dim": d, "keepdim": bool(keepdim)}, dtype)
+
+
+# ---------------------------------------------------------------- cumulative ops
+def _cum_fw(f):
+    def fw(a, *, dim):
+        dt = np.int64 if a.dtype.kind in "iub" else None
+        if a.ndim == 0:
+            return a.astype(dt or a.dtype, copy=True)
+        return f(a, axis=dim, dtype=dt)
+    return fw
+
+
+def _cumprod_bw(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
+    if a._data.ndim == 0:
+        return g
+    if not (a._data == 0).any():
+        return flip(cumsum(flip(g * out, dim), dim), dim) / a
+    # With zeros: grad[k] = sum_{j >= k} g[j] * prod_{i <= j, i != k} a[i], as a (k, j) table.
+    x = movedim(a, dim, -1)
+    gg = movedim(g, dim, -1)
+    n = x.shape[-1]
+    table = expand(unsqueeze(x, -2), tuple(x.shape[:-1]) + (n, n))
+    table = masked_fill(table, _const(np.eye(n, dtype=bool)), 1)
+    partial = cumprod(table, -1)
+    contrib = masked_fill(unsqueeze(gg, -2) * partial, _const(~np.triu(np.ones((n, n), dtype=bool))), 0)
+    return movedim(_sum(contrib, -1), -1, dim)
+
+
+_cumsum = primitive("cumsum", _cum_fw(np.cumsum), node="CumsumBackward0",
+                    a=lambda g, dim: flip(cumsum(flip(g, dim), dim), dim) if g.ndim else g)
+_cumprod = primitive("cumprod", _cum_fw(np.cumprod), node="CumprodBackward0",
+                     a=lambda g, a, out, dim: _cumprod_bw(g, a, out, dim))
+
+
+def cumsum(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
+    """Running sum along ``dim`` (integers accumulate in int64).
+
+    >>> import retrograd as torch
+    >>> torch.tensor([1., 2., 3.]).cumsum(0)
+    tensor([1., 3., 6.])
+    """
+    return apply(_cumsum, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, dtype)
+
+
+def cumprod(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
+    """Running product along ``dim``; the gradient is exact with zeros in the input."""
+    return apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, dtype)
+
+
+def _cum_ext_idx(a: np.ndarray, d: int, larger: bool) -> np.ndarray:
+    m = np.moveaxis(a, d, -1)
+    idx = np.zeros(m.shape, dtype=np.int64)
+    if m.shape[-1] == 0:
+        return np.moveaxis(idx, -1, d)
+    cur = m[..., 0].copy()
+    ci = np.zeros(cur.shape, dtype=np.int64)
+    for i in range(1, m.shape[-1]):
+        x = m[..., i]
+        better = (x >= cur) if larger else (x <= cur)
+        take = _isnan(x) | (~_isnan(cur) & better)
+        cur = np.where(take, x, cur)
+        ci = np.where(take, i, ci)
+        idx[..., i] = ci
+    return np.moveaxis(idx, -1, d)
+
+
+def _cum_ext(input: Tensor, dim: int, larger: bool):
+    a = input._data
+    d = wrap_dim(dim, a.ndim)
+    a1 = a.reshape(1) if a.ndim == 0 else a
+    idx = _cum_ext_idx(a1, d, larger)
+    cls, op = (RT.cummax, _cummax) if larger else (RT.cummin, _cummin)
+    return _values_indices(cls, op, input, d, idx, True)
+
+
+def cummax(input: Tensor, dim: int):
+    """Running maximum along ``dim`` and where it was found, as ``(values, indices)``."""
+    return _cum_ext(input, dim, True)
+
+
+def cummin(input: Tensor, dim: int):
+    """Running minimum along ``dim`` and where it was found, as ``(values, indices)``."""
+    return _cum_ext(input, dim, False)
+
+
+# ---------------------------------------------------------------- logsumexp
+def _lse_fw(a, *, dims, keepdim):
+    with _errstate():
+        if a.size:
+            m = np.amax(a, axis=dims, keepdims=True)
+            m = np.where(np.isfinite(m), m, 0)
+        else:
+            m = np.zeros([1 if i in dims else s for i, s in enumerate(a.shape)], dtype=a.dtype)
+        r = np.log(np.sum(np.exp(a - m), axis=dims, keepdims=True)) + m
+    return np.asarray(r if keepdim else np.squeeze(r, dims), dtype=a.dtype)
+
+
+_logsumexp = primitive("logsumexp", _lse_fw, node="LogsumexpBackward0",
+                       a=lambda g, a, out, dims, keepdim: unsqueeze_dims(g, dims, keepdim, a.shape)
+                       * exp(a - unsqueeze_dims(out, dims, keepdim, a.shape)))
+
+
+def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
+    """``log(sum(exp(input), dim))`` computed stably; integers compute in the default float dtype."""
+    dims = _red_dims(dim, input._data.ndim)
+    return apply(_logsumexp, (input,), {"dims": dims, "keepdim": bool(keepdim)}, float_dtype_for(input))
+
+
+# ---------------------------------------------------------------- var / std
+def _var_np(a, dims, correction, keepdim):
+    n = _numel(a.shape, dims)
+    with _errstate():
+        m = a.mean(axis=dims, keepdims=True) if dims else a
+        s = ((a - m) ** 2).sum(axis=dims, keepdims=keepdim)
+        return np.asarray(s / np.float64(_b.max(n - correction, 0)), dtype=a.dtype)
+
+
+def _var_bw(g: Tensor, a: Tensor, dims, correction, keepdim) -> Tensor:
+    n = _numel(a.shape, dims)
+    scale = 2.0 / (n - correction) if n != correction else float("inf")
+    centered = a - _mean(a, dims, keepdim=True) if dims else a * 0
+    return unsqueeze_dims(g, dims, keepdim, a.shape) * scale * centered
+
+
+def _std_g(g: Tensor, std: Tensor) -> Tensor:
+    return masked_fill(g / (std * 2), std == 0, 0)
+
+
+_var = primitive("var", lambda a, *, dims, correction, keepdim: _var_np(a, dims, correction, keepdim),
+                 node="VarBackward0",
+                 a=lambda g, a, dims, correction, keepdim: _var_bw(g, a, dims, correction, keepdim))
+_std = primitive("std", lambda a, *, dims, correction, keepdim: np.sqrt(_var_np(a, dims, correction, keepdim)),
+                 node="StdBackward0",
+                 a=lambda g, a, out, dims, correction, keepdim: _var_bw(_std_g(g, out), a, dims, correction, keepdim))
+
+
+def _mean_np(a, dims, keepdim):
+    return np.asarray(a.mean(axis=dims, keepdims=keepdim) if dims else a.copy(), dtype=a.dtype)
+
+
+def _mean_bw(g: Tensor, a: Tensor, dims, keepdim) -> Tensor:
+    return expand(unsqueeze_dims(g, dims, keepdim, a.shape), a.shape) / _numel(a.shape, dims)
+
+
+_var_mean = primitive("var_mean", lambda a, *, dims, correction, keepdim: (
+    _var_np(a, dims, correction, keepdim), _mean_np(a, dims, keepdim)), node="VarMeanBackward0", n_out=2,
+    a=lambda g, a, dims, correction, keepdim: _var_bw(g[0], a, dims, correction, keepdim)
+    + _mean_bw(g[1], a, dims, keepdim))
+_std_mean = primitive("std_mean", lambda a, *, dims, correction, keepdim: (
+    np.sqrt(_var_np(a, dims, correction, keepdim)), _mean_np(a, dims, keepdim)), node="StdMeanBackward0", n_out=2,
+    a=lambda g, a, dims, correction, keepdim: _var_bw(
+        _std_g(g[0], apply(_std, (a,), {"dims": dims, "correction": correction, "keepdim": keepdim})),
+        a, dims, correction, keepdim) + _mean_bw(g[1], a, dims, keepdim))
+
+
+def _var_args(input: Tensor, dim, unbiased, correction) -> tuple:
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return _red_dims(dim, input._data.ndim), correction
+
+
+def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None,
+        out=None) -> Tensor:
+    """Variance over ``dim`` with Bessel's ``correction`` (default 1; ``unbiased=False`` means 0).
+
+    >>> import retrograd as torch
+    >>> torch.tensor([1., 2., 3., 4.]).var()
+    tensor(1.6667)
+    """
+    dims, c = _var_args(input, dim, unbiased, correction)
+    return apply(_var, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)})
+
+
+def std(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None,
+        out=None) -> Tensor:
+    """Standard deviation over ``dim`` (see :func:`var` for the arguments)."""
+    dims, c = _var_args(input, dim, unbiased, correction)
+    return apply(_std, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)})
+
+
+def var_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None):
+    """``(var, mean)`` over ``dim`` in one op."""
+    dims, c = _var_args(input, dim, unbiased, correction)
+    return tuple(apply(_var_mean, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)}))
+
+
+def std_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None):
+    """``(std, mean)`` over ``dim`` in one op."""
+    dims, c = _var_args(input, dim, unbiased, correction)
+    return tuple(apply(_std_mean, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)}))
+
+
+# ---------------------------------------------------------------- vector norm
+def _norm_fw(a, *, ord, dims, keepdim):
+    with _errstate():
+        x = np.abs(a)
+        if ord == 0:
+            r = (x != 0).sum(axis=dims, keepdims=keepdim).astype(a.dtype)
+        elif ord == float("inf"):
+            r = np.amax(x, axis=dims, keepdims=keepdim) if x.size else np.zeros(
+                _kept_shape(a.shape, dims, keepdim), a.dtype)
+        elif ord == float("-inf"):
+            r = np.amin(x, axis=dims, keepdims=keepdim)
+        elif ord == 1:
+            r = x.sum(axis=dims, keepdims=keepdim)
+        elif ord == 2:
+            r = np.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
+        else:
+            r = (x ** ord).sum(axis=dims, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(r, dtype=a.dtype)
+
+
+def _kept_shape(shape, dims, keepdim):
+    return tuple(1 if i in dims else s for i, s in enumerate(shape) if keepdim or i not in dims)
+
+
+def _norm_bw(g: Tensor, a: Tensor, out: Tensor, ord, dims, keepdim) -> Tensor:
+    """PyTorch's norm_backward, in retrograd ops."""
+    gu = unsqueeze_dims(g, dims, keepdim, a.shape)
+    nu = unsqueeze_dims(out, dims, keepdim, a.shape)
+    if ord == 0:
+        return expand(gu, a.shape) * 0
+    if ord == 1:
+        return sign(a) * gu
+    if ord == 2:
+        return masked_fill(a * (gu / nu), nu == 0, 0)
+    if ord in (float("inf"), float("-inf")):
+        mask = _abs(a) == nu
+        return sign(a) * (gu / _sum(mask, dims, keepdim=True)) * mask
+    if ord < 1:
+        scaled = masked_fill(sign(a) * _abs(a) ** (ord - 1), a == 0, 0)
+        return scaled * gu * nu ** (1 - ord)
+    if ord < 2:
+        scaled = sign(a) * _abs(a) ** (ord - 1)
+    else:
+        scaled = a * _abs(a) ** (ord - 2)
+    return scaled * masked_fill(gu / nu ** (ord - 1), nu == 0, 0)
+
+
+_norm = primitive("norm_vector", _norm_fw, node="LinalgVectorNormBackward0",
+                  a=lambda g, a, out, ord, dims, keepdim: _norm_bw(g, a, out, ord, dims, keepdim))
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None) -> Tensor:
+    """Vector p-norm over ``dim`` (all dims by default); ``'fro'`` is the 2-norm, ``'nuc'`` the nuclear norm.
+
+    >>> import retrograd as torch
+    >>> torch.tensor([3., 4.]).norm()
+    tensor(5.)
+    """
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{_scalar_name(input)}")
+    if p is None:
+        p = "fro"
+    if isinstance(p, str):
+        if p == "nuc":
+            import importlib
+
+            matrix_norm = getattr(importlib.import_module("retrograd.linalg"), "matrix_norm", None)
+            if matrix_norm is None:
+                raise NotImplementedError("norm(p='nuc') needs retrograd.linalg.matrix_norm")
+            return matrix_norm(input, "nuc", dim=(-2, -1) if dim is None else dim, keepdim=keepdim,
+                                      dtype=dtype)
+        if p != "fro":
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        if isinstance(dim, (tuple, list)) and len(dim) > 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+        p = 2
+    dims = _red_dims(dim, input._data.ndim)
+    return apply(_norm, (input,), {"ord": float(p), "dims": dims, "keepdim": bool(keepdim)}, dtype)
+
+
+# ---------------------------------------------------------------- logical / counting (no grad)
+def _logical(input: Tensor, dim, keepdim: bool, f) -> Tensor:
+    a = input._data
+    if isinstance(dim, (tuple, list)) and len(dim) == 0:
+        r = a != 0
+    else:
+        dims = tuple(range(a.ndim)) if dim is None else wrap_dims(dim, a.ndim)
+        r = f(a, axis=dims, keepdims=bool(keepdim))
+    r = np.asarray(r)
+    return _wrap(r.astype(np.uint8) if a.dtype == np.uint8 else r.astype(bool, copy=False), False, None, 0)
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+    """True when every element (over ``dim``) is non-zero (uint8 in, uint8 out)."""
+    return _logical(input, dim, keepdim, np.all)
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+    """True when some element (over ``dim``) is non-zero (uint8 in, uint8 out)."""
+    return _logical(input, dim, keepdim, np.any)
+
+
+def count_nonzero(input: Tensor, dim=None) -> Tensor:
+    """Number of non-zero elements, in all or over ``dim`` (int or tuple)."""
+    dims = _red_dims(dim, input._data.ndim)
+    return _long(np.count_nonzero(input._data, axis=dims) if dims else (input._data != 0).astype(np.int64))
+
+
+# ---------------------------------------------------------------- NaN-aware sum / mean
+_nansum = primitive("nansum", lambda a, *, dims, keepdim: np.asarray(np.nansum(
+    a, axis=dims, keepdims=keepdim, dtype=np.int64 if a.dtype.kind in "iub" else None)), node="NansumBackward0",
+    a=lambda g, a, dims, keepdim: unsqueeze_dims(g, dims, keepdim, a.shape) * (a == a))
+
+
+def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Sum treating NaN as zero."""
+    dims = _red_dims(dim, input._data.ndim)
+    return apply(_nansum, (input,), {"dims": dims, "keepdim": bool(keepdim)}, dtype)
+
+
+def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """Mean of the non-NaN elements (``nansum / count``, backward node DivBackward0)."""
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_scalar_name(input)}")
+    dims = _red_dims(dim, input._data.ndim)
+    count = _sum(input == input, dims, keepdim=keepdim) if dims else (input == input).to(D.int64)
+    return nansum(input, dims, keepdim, dtype=dtype) / count
+
+
+# ---------------------------------------------------------------- order statistics
+_median_all = primitive("median", lambda a: _median_value(a), node="MedianBackward0",
+                        a=lambda g, a, out: _evenly(g, a, out))
+_nanmedian_all = primitive("nanmedian", lambda a: _median_value(a, True), node="NanmedianBackward0",
+                           a=lambda g, a, out: _evenly(g, a, out))
+
+
+def _median_value(a: np.ndarray, ignore_nan: bool = False) -> np.ndarray:
+    flat = a.reshape(-1)
+    nan = _isnan(flat)
+    if nan.any() and not ignore_nan:
+        return np.asarray(np.nan, dtype=a.dtype)
+    vals = np.sort(flat[~nan]) if ignore_nan else np.sort(flat)
+    if vals.size == 0:
+        return np.asarray(np.nan, dtype=a.dtype)
+    return np.asarray(vals[(vals.size - 1) // 2], dtype=a.dtype)
+
+
+def _median_dim(input: Tensor, dim, keepdim: bool, ignore_nan: bool):
+    name = "nanmedian" if ignore_nan else "median"
+    a, d = _dim_setup(input, dim, name)
+    order = np.argsort(a, axis=d, kind="stable")  # NaN last
+    nan = _isnan(a)
+    n_ok = (~nan).sum(axis=d)
+    if ignore_nan:
+        k = np.maximum(n_ok - 1, 0) // 2
+        idx = _take_k(order, d, k)
+    else:
+        idx = _take_k(order, d, (a.shape[d] - 1) // 2)
+        has_nan = nan.any(axis=d, keepdims=True)
+        idx = np.where(has_nan, np.expand_dims(np.argmax(nan, axis=d), d), idx)
+    cls, op = (RT.nanmedian, _nanmedian_dim_op) if ignore_nan else (RT.median, _median_dim_op)
+    return _values_indices(cls, op, input, d, idx, keepdim)
+
+
+def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *, out=None):
+    """Lower median of all elements, or ``(values, indices)`` along ``dim``; NaN propagates."""
+    if dim is None:
+        if input._data.dtype == np.bool_:
+            raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
+        return apply(_median_all, (input,))
+    return _median_dim(input, dim, keepdim, False)
+
+
+def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False, *, out=None):
+    """Median ignoring NaN (all-NaN slices give NaN), or ``(values, indices)`` along ``dim``."""
+    if dim is None:
+        return apply(_nanmedian_all, (input,))
+    return _median_dim(input, dim, keepdim, True)
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
+    """Most frequent value along ``dim`` (smallest on ties) and its last index, as ``(values, indices)``."""
+    a, d = _dim_setup(input, dim, "mode")
+    m = np.moveaxis(a, d, -1)
+    rows = m.reshape(-1, m.shape[-1])
+    idx = np.empty(rows.shape[0], dtype=np.int64)
+    for r, row in enumerate(rows):
+        vals, counts = np.unique(row, return_counts=True)
+        best = vals[np.argmax(counts)]
+        idx[r] = np.flatnonzero(row == best)[-1] if best == best else np.flatnonzero(row != row)[-1]
+    idx = np.expand_dims(idx.reshape(m.shape[:-1]), d)
+    return _values_indices(RT.mode, _mode, input, d, idx, keepdim)
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False, out=None):
+    """Sorted values along ``dim`` and their original indices, as ``(values, indices)`` (always stable)."""
+    a = input._data
+    d = wrap_dim(dim, a.ndim)
+    a1 = a.reshape(1) if a.ndim == 0 else a
+    idx = _argsort_np(a1, d, bool(descending))
+    return _values_indices(RT.sort, _sort_stable if stable else _sort, input, d, idx, True)
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+    """The indices that sort ``input`` along ``dim``."""
+    a = input._data
+    d = wrap_dim(dim, a.ndim)
+    idx = _argsort_np(a.reshape(1) if a.ndim == 0 else a, d, bool(descending))
+    return _long(idx.reshape(a.shape))
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices, as ``(values, indices)``."""
+    a = input._data
+    d = wrap_dim(dim, a.ndim)
+    a1 = a.reshape(1) if a.ndim == 0 else a
+    if k < 0 or k > a1.shape[d]:
+        raise RuntimeError("selected index k out of range")
+    idx = np.take(_argsort_np(a1, d, bool(largest)), np.arange(k), axis=d)
+    return _values_indices(RT.topk, _topk, input, d, idx, True)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
+    """The ``k``-th smallest value along ``dim`` (1-based) and its index, as ``(values, indices)``."""
+    a = input._data
+    d = wrap_dim(dim, a.ndim)
+    a1 = a.reshape(1) if a.ndim == 0 else a
+    if a.dtype == np.bool_:
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
+    if k < 1 or k > a1.shape[d]:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    idx = _take_k(np.argsort(a1, axis=d, kind="stable"), d, k - 1)
+    return _values_indices(RT.kthvalue, _kthvalue, input, d, idx, keepdim)

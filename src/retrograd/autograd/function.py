@@ -1,0 +1,402 @@
+"""User-defined differentiable functions: ``autograd.Function`` and its ``ctx``.
+
+A subclass supplies ``forward`` and ``backward`` (static methods).  ``apply`` runs
+``forward`` without recording, then puts one node in the graph whose class is the
+subclass's ``<Name>Backward`` (a ``BackwardCFunction``).  That node *is* the ``ctx``
+``forward``/``backward`` see, as in PyTorch, and the one engine runs it like any other:
+``backward`` is called under the engine's grad mode, so with ``create_graph=True`` a
+backward written in retrograd ops is itself differentiable.
+
+>>> import retrograd as torch
+>>> class Cube(torch.autograd.Function):
+...     @staticmethod
+...     def forward(ctx, x):
+...         ctx.save_for_backward(x)
+...         return x ** 3
+...     @staticmethod
+...     def backward(ctx, g):
+...         x, = ctx.saved_tensors
+...         return g * 3 * x ** 2
+>>> x = torch.tensor(2., requires_grad=True)
+>>> Cube.apply(x).backward(); x.grad
+tensor(12.)
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+from typing import Any, Callable
+
+from . import grad_mode
+from .graph import FREED_MSG, Node, SavedTensor, _creation_site
+
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
+
+
+def _Tensor():
+    from .._tensor import Tensor
+
+    return Tensor
+
+
+class FunctionCtx:
+    """What ``forward``/``setup_context`` use to pass state to ``backward``."""
+
+    def save_for_backward(self, *tensors) -> None:
+        """Save tensors (or None) for ``backward``; read them back with ``ctx.saved_tensors``."""
+        T = _Tensor()
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, T):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors) -> None:
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *args) -> None:
+        """Declare inputs that ``forward`` modified in place (they are returned as outputs)."""
+        self.dirty_tensors = args
+
+    def mark_shared_storage(self, *pairs) -> None:
+        warnings.warn("mark_shared_storage is deprecated. Tensors with shared storages are automatically "
+                      "tracked. Note that calls to `set_()` are not tracked", DeprecationWarning, stacklevel=2)
+
+    def mark_non_differentiable(self, *args) -> None:
+        """Declare outputs that get no gradient (``requires_grad=False``)."""
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, ``backward`` may receive None for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The graph node (and ctx) of one ``Function.apply`` call."""
+
+    _forward_cls: Any = None
+    _call_on_none = True  # custom backwards run even when every incoming grad is None
+
+    def __init__(self) -> None:
+        Node.__init__(self)
+        self.to_save = None
+        self.dirty_tensors = None
+        self.non_differentiable = None
+        self.materialize_grads = True
+        self.needs_input_grad = ()
+        self._saved = None
+        self._released = False
+        self._arg_is_tensor = ()  # per forward arg: a tensor input (gets a next_functions entry)?
+        self._out_meta = ()  # per forward output: (shape, np dtype) of tensors, None otherwise
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<retrograd.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+    # ---- saved tensors ----
+    @property
+    def saved_tensors(self) -> tuple:
+        if self._released:
+            raise RuntimeError(FREED_MSG)
+        if self._saved is None:
+            return ()
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    @property
+    def saved_variables(self) -> tuple:
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
+
+    def release(self) -> None:
+        if self._saved is not None:
+            self._saved = None
+            self._released = True
+
+    def _num_outputs(self) -> int:
+        return len(self._out_meta)
+
+    # ---- what the engine calls ----
+    def apply(self, grads: list, needed: tuple | None = None) -> list:
+        fcls = self._forward_cls
+        grads = list(grads)
+        if self.materialize_grads:
+            from .. import _creation
+            from .._dtype import from_numpy_dtype
+
+            for i, meta in enumerate(self._out_meta):
+                if grads[i] is None and meta is not None:
+                    grads[i] = _creation.zeros(meta[0], dtype=from_numpy_dtype(meta[1]))
+        result = fcls.backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        n_args = len(self._arg_is_tensor)
+        if len(result) != n_args:
+            if len(result) > n_args and all(r is None for r in result[n_args:]):
+                result = result[:n_args]
+            else:
+                raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                                   f"(expected {n_args}, got {len(result)})")
+        out = []
+        for pos, (g, is_tensor) in enumerate(zip(result, self._arg_is_tensor)):
+            if is_tensor:
+                out.append(g)
+            elif g is not None:
+                raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
+                                   f"{pos + 1}, but the corresponding forward input was not a Variable")
+        return out
+
+
+class _FunctionMeta(type):
+    """Gives every Function subclass its own node class, ``<Name>Backward``."""
+
+    def __init__(cls, name, bases, attrs) -> None:
+        cls._backward_cls = type(name + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        cls._backward_cls.__module__ = "retrograd.autograd.function"
+        super().__init__(name, bases, attrs)
+
+
+class Function(FunctionCtx, metaclass=_FunctionMeta):
+    """Base class of custom differentiable operations (see the module docstring).
+
+    Two styles, as in PyTorch: ``forward(ctx, *args)``; or ``forward(*args)`` plus
+    ``setup_context(ctx, inputs, output)``.  Call it with ``MyFn.apply(*args)``.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, so you "
+            "should invoke them on the class itself. Instantiating an autograd function will raise an error in a "
+            "future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd "
+            "function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> Any:
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
+                                  "with forward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Run ``forward`` and record one ``<Name>Backward`` node when a tensor input requires grad."""
+        if kwargs:
+            sig = inspect.signature(cls.forward)
+            params = list(sig.parameters.values())
+            if not _uses_setup_context(cls):
+                params = params[1:]
+            bound = inspect.Signature(params).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = tuple(bound.arguments.values())
+        return _apply(cls, args)
+
+
+def _uses_setup_context(cls) -> bool:
+    return getattr(cls.setup_context, "__func__", cls.setup_context) is not Function.__dict__["setup_context"].__func__
+
+
+def _apply(cls, args: tuple):
+    T = _Tensor()
+    ctx = cls._backward_cls()
+    is_tensor = tuple(isinstance(a, T) for a in args)
+    ctx._arg_is_tensor = is_tensor
+    ctx.needs_input_grad = tuple(t and a.requires_grad for a, t in zip(args, is_tensor))
+    tensor_inputs = [a for a, t in zip(args, is_tensor) if t]
+    executable = grad_mode.state.enabled and any(a.requires_grad for a in tensor_inputs)
+
+    prev = grad_mode.state.enabled
+    grad_mode.state.enabled = False  # forward is not recorded: the node stands for all of it
+    try:
+        if _uses_setup_context(cls):
+            output = cls.forward(*args)
+            cls.setup_context(ctx, args, output)
+        else:
+            output = cls.forward(ctx, *args)
+    finally:
+        grad_mode.state.enabled = prev
+
+    if not isinstance(output, tuple):
+        if not isinstance(output, T):
+            return output  # PyTorch leaves non-tensor (and list) outputs alone
+        single = True
+        outputs = (output,)
+    else:
+        single = False
+        outputs = output
+
+    if not executable:
+        return output
+
+    from .anomaly_mode import anomaly_state
+    from .engine import edge_of
+
+    ctx.next_functions = tuple(edge_of(a) for a in tensor_inputs)
+    ctx._in_meta = tuple((a._data.shape, a._data.dtype) for a in tensor_inputs)
+    ctx._site = _creation_site()
+    if anomaly_state.enabled:
+        from .anomaly_mode import record_trace
+
+        record_trace(ctx)
+    new_outputs = _wrap_outputs(ctx, args, outputs)
+    _save(ctx, args, outputs, new_outputs)
+    ctx.to_save = None
+    ctx.dirty_tensors = None
+    return new_outputs[0] if single else tuple(new_outputs)
+
+
+def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> list:
+    """Attach the node to each differentiable output (PyTorch's rules for inputs, dirty, views)."""
+    T = _Tensor()
+    input_ids = {id(a) for a in args if isinstance(a, T)}
+    dirty = {id(t) for t in (ctx.dirty_tensors or ())}
+    non_diff = {id(t) for t in (ctx.non_differentiable or ())}
+    meta = []
+    result = []
+    for i, o in enumerate(outputs):
+        if not isinstance(o, T):
+            meta.append(None)
+            result.append(o)
+            continue
+        meta.append((o._data.shape, o._data.dtype))
+        is_input = id(o) in input_ids
+        if id(o) in non_diff or o._data.dtype.kind not in "fc":
+            if is_input and id(o) not in dirty:
+                o = _alias(o)
+            o._requires_grad = False
+            result.append(o)
+            continue
+        if is_input and id(o) in dirty:
+            if o._grad_fn is None and o._requires_grad:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+            o._grad_fn = ctx
+            o._output_nr = i
+            o._requires_grad = True
+            o._vc[0] += 1  # as PyTorch: marking dirty bumps the version once more
+            if o._base is not None:
+                from .._views import after_inplace_on_view
+
+                after_inplace_on_view(o)
+            result.append(o)
+            continue
+        if is_input:
+            o = _alias(o)  # an input returned as-is becomes a view of it with its own history
+        if o._base is not None:
+            o.__dict__["_view_meta"] = "custom_fn"
+        o._grad_fn = ctx
+        o._output_nr = i
+        o._requires_grad = True
+        result.append(o)
+    ctx._out_meta = tuple(meta)
+    return result
+
+
+def _alias(t):
+    """A view of ``t`` with no history (PyTorch's view_as for inputs returned as-is)."""
+    v = _Tensor()._wrap(t._data, False, None, 0, t._vc)
+    v._base = t._base if t._base is not None else t
+    return v
+
+
+def _save(ctx: BackwardCFunction, args: tuple, outputs: tuple, new_outputs: list) -> None:
+    to_save = ctx.to_save
+    if not to_save:
+        return
+    out_pos = {id(o): i for i, o in enumerate(outputs) if o is not None}
+    saved = []
+    for t in to_save:
+        if t is None:
+            saved.append(None)
+            continue
+        i = out_pos.get(id(t))
+        if i is not None and new_outputs[i]._grad_fn is ctx:
+            saved.append(SavedTensor(new_outputs[i], is_output=True))
+        else:
+            saved.append(SavedTensor(t))
+    ctx._saved = saved
+
+
+class InplaceFunction(Function):
+    """A Function with an ``inplace`` flag (kept for old code)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+
+# ---- once_differentiable --------------------------------------------------------------
+class _DelayedError(Node):
+    """Stands for a backward that must not be differentiated again; raises when reached."""
+
+    __slots__ = ("msg", "n")
+    _name = "torch::autograd::Error"
+
+    def __init__(self, msg: str, n: int) -> None:
+        super().__init__()
+        self.msg = msg
+        self.n = n
+
+    def __repr__(self) -> str:
+        return f"<Error object at {hex(id(self))}>"
+
+    def _num_outputs(self) -> int:
+        return self.n
+
+    def apply(self, grads: list, needed=None) -> list:
+        raise RuntimeError(self.msg)
+
+
+_DelayedError.__name__ = "Error"
+
+
+def once_differentiable(fn: Callable) -> Callable:
+    """Decorate a ``backward`` that is not itself differentiable (it runs under no_grad).
+
+    Differentiating its result again raises PyTorch's "trying to differentiate twice" error.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with grad_mode.no_grad():
+            outputs = fn(ctx, *args)
+        if not grad_mode.state.enabled:
+            return outputs
+        T = _Tensor()
+        needs = [a for a in args if isinstance(a, T) and a.requires_grad]
+        if not needs:
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        err = _DelayedError("trying to differentiate twice a function that was marked with @once_differentiable",
+                            len(outs))
+        from .engine import edge_of
+
+        err.next_functions = tuple(edge_of(a) for a in needs)
+        err._in_meta = tuple((a._data.shape, a._data.dtype) for a in needs)
+        wrapped = []
+        for i, o in enumerate(outs):
+            if isinstance(o, T):
+                o = T._wrap(o._data, True, err, i)
+            wrapped.append(o)
+        return wrapped[0] if single else tuple(wrapped)
+
+    return wrapper

@@ -1,0 +1,20 @@
+"""``retrograd.linalg``: PyTorch's ``torch.linalg`` namespace (re-exports only).
+
+>>> import retrograd as torch
+>>> A = torch.tensor([[4., 1.], [1., 3.]], requires_grad=True)
+>>> torch.linalg.det(A).backward()
+>>> A.grad
+tensor([[ 3., -1.],
+        [-1.,  4.]])
+"""
+from __future__ import annotations
+
+from ._ops._linalg_decomp import (LinAlgError, cholesky, det, diagonal, eigh, eigvalsh, inv,  # noqa: F401
+                                  lstsq, matrix_norm, matrix_power, norm, pinv, qr, slogdet, solve, svd,
+                                  svdvals, vector_norm)
+from ._ops.linalg import matmul  # noqa: F401
+from ._ops.linalg_more import linalg_cross as cross, multi_dot, vecdot  # noqa: F401
+
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+           "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+           "vecdot", "vector_norm"]

@@ -1,0 +1,270 @@
+"""Loss functions of ``nn.functional``, composed from public ops (PyTorch's formulas)."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import _ops as O
+from .._ops import nn_ops as _nn
+from .._size import Size
+from .._tensor import Tensor
+from ._util import const
+
+__all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy", "nll_loss",
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "legacy_get_string"]
+
+
+def legacy_get_string(size_average, reduce, emit_warning: bool = True) -> str:
+    """The old (size_average, reduce) flags as a reduction string."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = "mean" if (size_average and reduce) else ("sum" if reduce else "none")
+    if emit_warning:
+        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
+                      stacklevel=3)
+    return ret
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("none", "mean", "sum", "elementwise_mean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _pointwise_prep(input: Tensor, target: Tensor, size_average, reduce, reduction: str):
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", stacklevel=3)
+    if size_average is not None or reduce is not None:
+        reduction = legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    return reduction
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+             weight: Tensor | None = None) -> Tensor:
+    """Mean squared error.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.mse_loss(torch.tensor([1., 3.]), torch.tensor([0., 0.]))
+    tensor(5.)
+    """
+    reduction = _pointwise_prep(input, target, size_average, reduce, reduction)
+    if weight is None:
+        from .._ops._registry import apply
+        from .._ops._common import binary_operands
+
+        a, b, cast = binary_operands(input, target, "mse_loss")
+        return apply(_nn._mse_op, (a, b), {"reduction": reduction}, cast)
+    d = input - target
+    return _reduce(d * d * weight, reduction)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+            weight: Tensor | None = None) -> Tensor:
+    """Mean absolute error."""
+    reduction = _pointwise_prep(input, target, size_average, reduce, reduction)
+    loss = O.abs(input - target)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """0.5 d^2 / beta where |d| < beta, else |d| - beta / 2."""
+    reduction = _pointwise_prep(input, target, size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    d = O.abs(input - target)
+    if beta == 0:
+        return _reduce(d, reduction)
+    loss = O.where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta)
+    return _reduce(loss, reduction)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
+    """0.5 d^2 where |d| < delta, else delta (|d| - delta / 2)."""
+    reduction = _pointwise_prep(input, target, None, None, reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    d = O.abs(input - target)
+    loss = O.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+# ---------------------------------------------------------------------- classification
+def _class_shape(c: int, ndim: int) -> tuple:
+    return (1, c) + (1,) * (ndim - 2)
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+    """-input[n, target[n]] (weighted), averaged over the weights of non-ignored targets.
+
+    input: (N, C) or (N, C, d1, ...) log-probabilities, or (C,) unbatched; target: class indices.
+    """
+    if size_average is not None or reduce is not None:
+        reduction = legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    unbatched = input.ndim == 1
+    if unbatched:
+        input, target = input.unsqueeze(0), target.unsqueeze(0)
+    if input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0]}).")
+    if target._data.dtype.kind not in "iu":
+        raise RuntimeError(f"expected scalar type Long but found {_scalar(target)}")
+    c = input.shape[1]
+    t = target._data
+    valid = t != ignore_index
+    bad = t[valid & ((t < 0) | (t >= c))]
+    if bad.size:
+        raise IndexError(f"Target {int(bad.flat[0])} is out of bounds.")
+    if weight is None:
+        weight = const(np.ones(c, dtype=input._data.dtype))
+    from .._ops._registry import apply
+
+    loss = apply(_nn._nll_op, (input, target, weight), {"ignore_index": ignore_index, "reduction": reduction})
+    if unbatched and reduction == "none":
+        loss = loss.squeeze(0)
+    return loss
+
+
+def _scalar(t: Tensor) -> str:
+    from .._tensor import _scalar_type_name
+
+    return _scalar_type_name(t.dtype)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """log_softmax over dim 1 (dim 0 unbatched), then NLL; targets may be class indices or probabilities."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.ndim == 1 else 1
+    logp = _nn.log_softmax(input, class_dim)
+    c = input.shape[class_dim]
+    if target._data.dtype.kind == "f":
+        # class probabilities
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / c
+        prod = logp * target
+        if weight is not None:
+            prod = prod * (weight if class_dim == 0 else weight.reshape(_class_shape(c, input.ndim)))
+        loss = -prod.sum(class_dim)
+        if reduction == "none":
+            return loss
+        if reduction == "sum":
+            return loss.sum()
+        return loss.sum() / (input.numel() / c)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0:
+        return nll
+    unbatched = input.ndim == 1
+    lp = logp.unsqueeze(0) if unbatched else logp
+    t = (target.unsqueeze(0) if unbatched else target)._data
+    ignore = t == ignore_index
+    if weight is not None:
+        smooth = -(lp * weight.reshape(_class_shape(c, lp.ndim))).sum(1)
+    else:
+        smooth = -lp.sum(1)
+    smooth = smooth * const((~ignore).astype(lp._data.dtype))
+    if reduction == "mean":
+        if weight is not None:
+            ret = smooth.sum() / weight[const(t[~ignore])].sum()
+        else:
+            ret = smooth.sum() / float((~ignore).sum())
+    elif reduction == "sum":
+        ret = smooth.sum()
+    else:
+        ret = smooth.squeeze(0) if unbatched else smooth
+    return nll * (1 - label_smoothing) + ret * (label_smoothing / c)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                         reduce=None, reduction: str = "mean") -> Tensor:
+    """-(t log x + (1 - t) log(1 - x)), each log clamped at -100 as in PyTorch."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
+                         f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    d = input._data
+    if d.size and (np.nanmin(d) < 0 or np.nanmax(d) > 1):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    loss = -(target * O.clamp(O.log(input), min=-100) + (1 - target) * O.clamp(O.log(1 - input), min=-100))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average=None, reduce=None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """Sigmoid + binary cross entropy in one stable formula; ``pos_weight`` scales positive targets."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({Size(target.shape)}) must be the same as input size "
+                         f"({Size(input.shape)})")
+    # log(1 + exp(-x)) = softplus(-x), evaluated without overflow
+    sp = _nn.softplus(-input, 1.0, 20.0)
+    if pos_weight is not None:
+        lw = (pos_weight - 1) * target + 1
+        loss = (1 - target) * input + lw * sp
+    else:
+        loss = (1 - target) * input + sp
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    """target * (log target - input) pointwise (input holds log-probabilities)."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_get_string(size_average, reduce)
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      stacklevel=2)
+    if log_target:
+        loss = O.exp(target) * (target - input)
+    else:
+        # xlogy(t, t) - t * input: zero (with zero gradient) where t == 0
+        pos = const(target._data > 0)
+        safe = O.where(pos, target, 1.0)
+        loss = target * O.where(pos, O.log(safe), 0.0) - target * input
+    if reduction == "batchmean":
+        if input.ndim == 0:
+            return loss.sum()
+        return loss.sum() / input.shape[0]
+    if reduction in ("none", "mean", "sum"):
+        return _reduce(loss, reduction)
+    raise ValueError(f"{reduction} is not a valid value for reduction")

@@ -1,0 +1,700 @@
+"""``nn.functional``: layers as functions, composed from public retrograd ops.
+
+Nothing here defines a gradient: convolution, pooling, softmax, embedding and the
+activations with their own backward nodes are op-table primitives (``_ops/nn_ops.py``);
+everything else (normalisation, attention, losses, dropout, interpolation) composes ops.
+
+>>> import retrograd as torch
+>>> import retrograd.nn.functional as F
+>>> F.relu(torch.tensor([-1., 2.]))
+tensor([0., 2.])
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtype as D
+from .. import _ops as O
+from .._creation import _gen
+from .._ops import nn_ops as _nn
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy,  # noqa: F401
+                      huber_loss, kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
+from ._util import cat, const
+
+__all__ = [
+    "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu", "silu",
+    "mish", "softplus", "hardtanh", "hardtanh_", "tanh", "sigmoid", "logsigmoid", "hardsigmoid", "hardswish",
+    "softsign", "tanhshrink", "threshold", "glu", "softmax", "softmin", "log_softmax", "dropout", "dropout1d",
+    "dropout2d", "linear", "bilinear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+    "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "batch_norm", "layer_norm",
+    "group_norm", "rms_norm", "embedding", "one_hot", "pad", "interpolate", "normalize", "cosine_similarity",
+    "pairwise_distance", "unfold", "fold", "scaled_dot_product_attention", "multi_head_attention_forward",
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "kl_div", "pixel_shuffle"]
+
+
+def _inplace(input: Tensor, result: Tensor, inplace: bool) -> Tensor:
+    return input.copy_(result) if inplace else result
+
+
+# ====================================================================== activations
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """max(x, 0) (backward node ReluBackward0)."""
+    return O.relu_(input) if inplace else O.relu(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    return O.relu_(input)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """min(max(x, 0), 6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x if x > 0 else negative_slope * x (backward node LeakyReluBackward0)."""
+    return _inplace(input, _nn.leaky_relu(input, negative_slope), inplace)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, True)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x if x > 0 else alpha * (exp(x) - 1)."""
+    return _inplace(input, _nn.elu(input, alpha), inplace)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return elu(input, alpha, True)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(input, _nn.elu(input, _SELU_ALPHA, _SELU_SCALE), inplace)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _inplace(input, _nn.elu(input, alpha, 1.0, 1.0 / alpha), inplace)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x); ``approximate='tanh'`` for the tanh formula."""
+    return _nn.gelu(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x)."""
+    return _inplace(input, _nn.silu(input), inplace)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * tanh(softplus(x))."""
+    return _inplace(input, _nn.mish(input), inplace)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta x)) / beta."""
+    return _nn.softplus(input, beta, threshold)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """Clamp to [min_val, max_val]."""
+    return _inplace(input, _nn.hardtanh(input, min_val, max_val), inplace)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    return hardtanh(input, min_val, max_val, True)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return O.tanh(input)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return O.sigmoid(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """log(sigmoid(x)) = -softplus(-x), stable for large |x|."""
+    return -_nn.softplus(-input, 1.0, 20.0)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(input, _nn.hardtanh(input / 6 + 0.5, 0.0, 1.0), inplace)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(input, input * _nn.hardtanh(input + 3, 0.0, 6.0) / 6, inplace)
+
+
+def softsign(input: Tensor) -> Tensor:
+    return input / (O.abs(input) + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    return input - O.tanh(input)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """x if x > threshold else value."""
+    return _inplace(input, O.where(input > threshold, input, value), inplace)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    n = input.shape[dim]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {n}")
+    a = input.narrow(dim, 0, n // 2)
+    b = input.narrow(dim, n // 2, n // 2)
+    return a * O.sigmoid(b)
+
+
+def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                  "as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """exp(x) / sum(exp(x)) along ``dim`` (backward node SoftmaxBackward0)."""
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.ndim, _stacklevel)
+    return _nn.softmax(input, dim, dtype)
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.ndim, _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    return _nn.softmax(-input, dim)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """log(softmax(x)) along ``dim``, computed stably (backward node LogSoftmaxBackward0)."""
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.ndim, _stacklevel)
+    return _nn.log_softmax(input, dim, dtype)
+
+
+# ====================================================================== dropout
+def _check_p(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _keep_mask(shape, p: float, dtype) -> Tensor:
+    keep = _gen(None).random(shape) >= p
+    scale = 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
+    return const((keep * scale).astype(dtype.np))
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability p and scale the rest by 1/(1-p) (training only).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.dropout(torch.ones(3), 0.5, training=False)
+    tensor([1., 1., 1.])
+    """
+    _check_p(p)
+    if not training or p == 0.0:
+        return input
+    return _inplace(input, input * _keep_mask(input.shape, p, input.dtype), inplace)
+
+
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, batched_ndim: int) -> Tensor:
+    _check_p(p)
+    if not training or p == 0.0:
+        return input
+    shape = input.shape[:-(batched_ndim - 2)] + (1,) * (batched_ndim - 2) if input.ndim == batched_ndim \
+        else input.shape[:1] + (1,) * (batched_ndim - 2)
+    return _inplace(input, input * _keep_mask(shape, p, input.dtype), inplace)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) input."""
+    return _feature_dropout(input, p, training, inplace, 3)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, H, W) input."""
+    return _feature_dropout(input, p, training, inplace, 4)
+
+
+# ====================================================================== linear
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """input @ weight.T + bias.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.linear(torch.ones(1, 2), torch.ones(3, 2))
+    tensor([[2., 2., 2.]])
+    """
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(input.dtype)} and "
+                           f"{_short(weight.dtype)}")
+    if weight.ndim == 2 and input.ndim > 2:
+        # one matrix product over the flattened leading dims (PyTorch's error text for bad shapes)
+        lead = input.shape[:-1]
+        out = O.mm(input.reshape(-1, input.shape[-1]), weight.t()).reshape(*lead, weight.shape[0])
+    elif weight.ndim == 2:
+        out = O.matmul(input, weight.t())
+    else:
+        out = O.matmul(input, weight)
+    return out if bias is None else out + bias
+
+
+def _short(dt) -> str:
+    return {"float32": "Float", "float64": "Double", "float16": "Half"}.get(dt.name, dt.name)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """y = x1^T A x2 + b for each output feature (weight: (out, in1, in2))."""
+    o, i1, i2 = weight.shape
+    lead = input1.shape[:-1]
+    x1 = input1.reshape(-1, i1)
+    x2 = input2.reshape(-1, i2)
+    tmp = O.mm(x1, weight.permute(1, 0, 2).reshape(i1, o * i2)).reshape(-1, o, i2)
+    out = (tmp * x2.unsqueeze(1)).sum(-1)
+    if bias is not None:
+        out = out + bias
+    return out.reshape(*lead, o)
+
+
+# ====================================================================== convolution / pooling
+conv1d = _nn.conv1d
+conv2d = _nn.conv2d
+conv3d = _nn.conv3d
+conv_transpose1d = _nn.conv_transpose1d
+conv_transpose2d = _nn.conv_transpose2d
+max_pool1d = _nn.max_pool1d
+max_pool2d = _nn.max_pool2d
+max_pool3d = _nn.max_pool3d
+avg_pool1d = _nn.avg_pool1d
+avg_pool2d = _nn.avg_pool2d
+adaptive_avg_pool1d = _nn.adaptive_avg_pool1d
+adaptive_avg_pool2d = _nn.adaptive_avg_pool2d
+adaptive_max_pool1d = _nn.adaptive_max_pool1d
+adaptive_max_pool2d = _nn.adaptive_max_pool2d
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Sliding local blocks as columns: (N, C, H, W) -> (N, C*kH*kW, L)."""
+    return _nn.im2col(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Sum columns (N, C*kH*kW, L) back into (N, C, H, W) (the adjoint of unfold)."""
+    return _nn.col2im(input, output_size, kernel_size, dilation, padding, stride)
+
+
+# ====================================================================== normalization
+def _bn_stats(input: Tensor, dims):
+    mean = input.mean(dims, keepdim=True)
+    d = input - mean
+    var = (d * d).mean(dims, keepdim=True)
+    return mean, var
+
+
+def _verify_batch_size(size) -> None:
+    n = size[0]
+    for s in size[2:]:
+        n *= s
+    if n == 1:
+        from .._size import Size
+
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {Size(size)}")
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
+               bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise each channel (dim 1) by batch statistics (training) or running ones (eval).
+
+    In training the running statistics are updated in place: the mean with the batch mean,
+    the variance with the unbiased batch variance, each weighted by ``momentum``.
+    """
+    if training:
+        _verify_batch_size(input.shape)
+    c = input.shape[1]
+    shape = (1, c) + (1,) * (input.ndim - 2)
+    dims = (0,) + tuple(range(2, input.ndim))
+    if training or running_mean is None or running_var is None:
+        mean, var = _bn_stats(input, dims)
+        if training and running_mean is not None and running_var is not None:
+            n = input.numel() / c
+            with grad_mode.no_grad():
+                running_mean.mul_(1 - momentum).add_(mean.detach().reshape(c) * momentum)
+                running_var.mul_(1 - momentum).add_(var.detach().reshape(c) * (momentum * n / max(n - 1, 1)))
+        out = (input - mean) / O.sqrt(var + eps)
+    else:
+        out = (input - running_mean.reshape(shape)) / O.sqrt(running_var.reshape(shape) + eps)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise over the last ``len(normalized_shape)`` dims, then scale and shift."""
+    ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(ns)
+    if tuple(input.shape[input.ndim - k:]) != ns or input.ndim < k:
+        raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape "
+                           f"[*, {', '.join(map(str, ns))}], but got input of size{list(input.shape)}")
+    dims = tuple(range(input.ndim - k, input.ndim))
+    mean, var = _bn_stats(input, dims)
+    out = (input - mean) / O.sqrt(var + eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
+    """x / sqrt(mean(x^2) + eps) over the last dims, times weight."""
+    ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    dims = tuple(range(input.ndim - len(ns), input.ndim))
+    if eps is None:
+        eps = float(np.finfo(input._data.dtype).eps)
+    out = input / O.sqrt((input * input).mean(dims, keepdim=True) + eps)
+    return out if weight is None else out * weight
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise each group of channels over (channels in group, spatial dims)."""
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    x = input.reshape(n, num_groups, -1)
+    mean, var = _bn_stats(x, (2,))
+    out = ((x - mean) / O.sqrt(var + eps)).reshape(input.shape)
+    shape = (1, c) + (1,) * (input.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+# ====================================================================== embedding / one_hot
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """Rows of ``weight`` looked up by integer ``input`` (backward node EmbeddingBackward0)."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    return _nn.embedding(input, weight, padding_idx, scale_grad_by_freq, sparse)
+
+
+def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
+    # PyTorch rescales the referenced rows in place, outside autograd.
+    w = weight._data
+    rows = np.unique(input._data)
+    norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
+    big = norms > max_norm
+    if big.any():
+        w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(w.dtype)
+        weight._vc[0] += 1
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 one-hot encoding with a trailing class dim.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.one_hot(torch.tensor([0, 2]), 3)
+    tensor([[1, 0, 0],
+            [0, 0, 1]])
+    """
+    if tensor.dtype is not D.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    d = tensor._data
+    if d.size and d.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if d.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(d.max()) + 1
+    elif d.size and d.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    out = (d[..., None] == np.arange(num_classes)).astype(np.int64)
+    return const(out)
+
+
+# ====================================================================== pad / interpolate
+def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pad the last len(pad)//2 dims: (left, right, top, bottom, ...); modes constant/reflect/replicate/circular."""
+    if mode == "constant":
+        return _nn.constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise AssertionError(f'Padding mode "{mode}" doesn\'t take in value argument.')
+    np_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}.get(mode)
+    if np_mode is None:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    out = input
+    for i in range(len(pad) // 2):
+        ax = input.ndim - 1 - i
+        lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
+        size = input.shape[ax]
+        if mode == "reflect" and (lo >= size or hi >= size):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                               f"but got: padding ({lo}, {hi}) at dimension {ax} of input {list(input.shape)}")
+        idx = np.pad(np.arange(size), (max(lo, 0), max(hi, 0)), mode=np_mode)
+        idx = idx[max(-lo, 0):len(idx) - max(-hi, 0)]
+        out = out[(slice(None),) * ax + (const(idx.astype(np.int64)),)]
+    return out
+
+
+def _interp_indices(in_size: int, out_size: int, scale, mode: str, align_corners):
+    """Source positions for each output position along one dim (PyTorch's formulas)."""
+    dst = np.arange(out_size, dtype=np.float64)
+    if mode in ("nearest", "nearest-exact"):
+        s = (1.0 / scale) if scale is not None else in_size / out_size
+        src = np.floor((dst + 0.5) * s) if mode == "nearest-exact" else np.floor(dst * s)
+        return np.minimum(src.astype(np.int64), in_size - 1)
+    if align_corners:
+        s = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+        src = dst * s
+    else:
+        s = (1.0 / scale) if scale is not None else in_size / out_size
+        src = np.maximum((dst + 0.5) * s - 0.5, 0.0)
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    i1 = np.minimum(i0 + 1, in_size - 1)
+    lam = src - i0
+    return i0, i1, lam
+
+
+def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
+                recompute_scale_factor=None, antialias: bool = False) -> Tensor:
+    """Resize the spatial dims with 'nearest', 'nearest-exact', 'linear' or 'bilinear' sampling."""
+    nd = input.ndim - 2
+    if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                         "bicubic | trilinear")
+    if mode in ("linear", "bilinear", "trilinear") and align_corners is None:
+        align_corners = False
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    spatial = input.shape[2:]
+    if size is not None:
+        out_size = tuple(size) if isinstance(size, (list, tuple)) else (size,) * nd
+        scales = (None,) * nd
+    elif scale_factor is not None:
+        sf = tuple(scale_factor) if isinstance(scale_factor, (list, tuple)) else (scale_factor,) * nd
+        out_size = tuple(int(math.floor(s * f)) for s, f in zip(spatial, sf))
+        scales = (None,) * nd if recompute_scale_factor else sf
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if mode not in ("nearest", "nearest-exact", "linear", "bilinear", "trilinear"):
+        raise NotImplementedError(f"retrograd: interpolate mode '{mode}' is not implemented")
+    out = input
+    for i in range(nd):
+        ax = 2 + i
+        key = (slice(None),) * ax
+        if mode.startswith("nearest"):
+            idx = _interp_indices(spatial[i], out_size[i], scales[i], mode, align_corners)
+            out = out[key + (const(idx),)]
+        else:
+            i0, i1, lam = _interp_indices(spatial[i], out_size[i], scales[i], mode, align_corners)
+            shape = (-1,) + (1,) * (input.ndim - ax - 1)
+            l1 = const(lam.reshape(shape).astype(input._data.dtype))
+            out = out[key + (const(i0),)] * (1 - l1) + out[key + (const(i1),)] * l1
+    return out
+
+
+# ====================================================================== distances
+def _norm_keepdim(x: Tensor, p: float, dim: int, eps: float) -> Tensor:
+    """max(||x||_p, eps) along dim, with a zero (not NaN) gradient where the norm is clamped."""
+    if p == 2:
+        return O.sqrt(O.clamp(O.sum(x * x, dim, True), min=eps * eps))
+    return O.clamp(O.pow(O.sum(O.pow(O.abs(x), p), dim, True), 1.0 / p), min=eps)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+    """x / max(||x||_p, eps) along ``dim``."""
+    return input / _norm_keepdim(input, p, dim, eps)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along ``dim``."""
+    shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+    if tuple(x1.shape) != shape:
+        x1 = x1.expand(*shape)
+    if tuple(x2.shape) != shape:
+        x2 = x2.expand(*shape)
+    n1 = _norm_keepdim(x1, 2, dim, eps)
+    n2 = _norm_keepdim(x2, 2, dim, eps)
+    return O.sum((x1 / n1) * (x2 / n2), dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    d = x1 - x2 + eps
+    return O.pow(O.sum(O.pow(O.abs(d), p), -1, keepdim), 1.0 / p)
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    r = upscale_factor
+    n, c, h, w = input.shape[-4:] if input.ndim >= 4 else (1,) + tuple(input.shape)
+    lead = input.shape[:-3]
+    x = input.reshape(*lead, c // (r * r), r, r, h, w)
+    k = len(lead)
+    x = x.permute(*range(k), k, k + 3, k + 1, k + 4, k + 2)
+    return x.reshape(*lead, c // (r * r), h * r, w * r)
+
+
+# ====================================================================== attention
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """softmax(q k^T * scale + mask) v, with a boolean (True = keep) or additive float mask."""
+    L, S = query.shape[-2], key.shape[-2]
+    scale_factor = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if enable_gqa and key.ndim >= 3 and key.shape[-3] != query.shape[-3]:
+        rep = query.shape[-3] // key.shape[-3]
+        key = _repeat_heads(key, rep)
+        value = _repeat_heads(value, rep)
+    scores = O.matmul(query, key.transpose(-2, -1)) * scale_factor
+    if is_causal:
+        keep = np.tril(np.ones((L, S), dtype=bool))
+        scores = O.where(const(keep), scores, -math.inf)
+    if attn_mask is not None:
+        if attn_mask.dtype is D.bool_:
+            scores = O.where(attn_mask, scores, -math.inf)
+        else:
+            scores = scores + attn_mask
+    attn = _safe_softmax(scores)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return O.matmul(attn, value)
+
+
+def _safe_softmax(scores: Tensor) -> Tensor:
+    """Softmax over the last dim where rows with every entry masked (-inf) give zeros, not NaN.
+
+    PyTorch's SDPA does this; the masked rows are replaced before the softmax so that no NaN
+    reaches the backward pass either.
+    """
+    dead = np.isneginf(scores._data).all(axis=-1, keepdims=True)
+    if not dead.any():
+        return _nn.softmax(scores, -1)
+    dead_t = const(dead)
+    attn = _nn.softmax(O.where(dead_t, 0.0, scores), -1)
+    return attn * const((~dead).astype(scores._data.dtype))
+
+
+def _repeat_heads(x: Tensor, rep: int) -> Tensor:
+    shape = x.shape
+    x = x.unsqueeze(-3).expand(*shape[:-2], rep, *shape[-2:])
+    return x.reshape(*shape[:-3], shape[-3] * rep, *shape[-2:])
+
+
+def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int,
+                                 num_heads: int, in_proj_weight: Tensor | None, in_proj_bias: Tensor | None,
+                                 bias_k: Tensor | None, bias_v: Tensor | None, add_zero_attn: bool,
+                                 dropout_p: float, out_proj_weight: Tensor, out_proj_bias: Tensor | None,
+                                 training: bool = True, key_padding_mask: Tensor | None = None,
+                                 need_weights: bool = True, attn_mask: Tensor | None = None,
+                                 use_separate_proj_weight: bool = False, q_proj_weight: Tensor | None = None,
+                                 k_proj_weight: Tensor | None = None, v_proj_weight: Tensor | None = None,
+                                 static_k=None, static_v=None, average_attn_weights: bool = True,
+                                 is_causal: bool = False) -> tuple:
+    """Multi-head attention on (L, N, E) inputs (or unbatched (L, E)); returns (output, weights)."""
+    batched = query.ndim == 3
+    if not batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if use_separate_proj_weight:
+        b = (None, None, None) if in_proj_bias is None else (
+            in_proj_bias.narrow(0, 0, embed_dim), in_proj_bias.narrow(0, embed_dim, embed_dim),
+            in_proj_bias.narrow(0, 2 * embed_dim, embed_dim))
+        q = linear(query, q_proj_weight, b[0])
+        k = linear(key, k_proj_weight, b[1])
+        v = linear(value, v_proj_weight, b[2])
+    else:
+        ws = [in_proj_weight.narrow(0, i * embed_dim, embed_dim) for i in range(3)]
+        bs = [None] * 3 if in_proj_bias is None else [in_proj_bias.narrow(0, i * embed_dim, embed_dim)
+                                                      for i in range(3)]
+        q = linear(query, ws[0], bs[0])
+        k = linear(key, ws[1], bs[1])
+        v = linear(value, ws[2], bs[2])
+    # masks -> one additive float mask of shape (bsz, heads, tgt, src) or broadcastable
+    mask = None
+    if attn_mask is not None:
+        if attn_mask.dtype is D.bool_:
+            attn_mask = const(np.where(attn_mask._data, -np.inf, 0.0).astype(q._data.dtype))
+        if attn_mask.ndim == 3:
+            attn_mask = attn_mask.reshape(bsz, num_heads, tgt_len, src_len)
+        mask = attn_mask
+    if bias_k is not None and bias_v is not None:
+        k = cat([k, bias_k.expand(1, bsz, embed_dim)], 0)
+        v = cat([v, bias_v.expand(1, bsz, embed_dim)], 0)
+        if mask is not None:
+            mask = pad(mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+        src_len += 1
+    if add_zero_attn:
+        zeros = const(np.zeros((1, bsz, embed_dim), dtype=k._data.dtype))
+        k = cat([k, zeros], 0)
+        v = cat([v, zeros], 0)
+        if mask is not None:
+            mask = pad(mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+        src_len += 1
+    if key_padding_mask is not None:
+        kpm = key_padding_mask._data
+        kpm = np.where(kpm, -np.inf, 0.0) if kpm.dtype == bool else kpm
+        kpm = const(kpm.astype(q._data.dtype).reshape(bsz, 1, 1, src_len))
+        mask = kpm if mask is None else mask + kpm
+    if is_causal and attn_mask is None:
+        causal = np.triu(np.full((tgt_len, src_len), -np.inf), 1).astype(q._data.dtype)
+        mask = const(causal) if mask is None else mask + const(causal)
+    # (L, N, E) -> (N, heads, L, head_dim)
+    q = q.reshape(tgt_len, bsz, num_heads, head_dim).permute(1, 2, 0, 3)
+    k = k.reshape(src_len, bsz, num_heads, head_dim).permute(1, 2, 0, 3)
+    v = v.reshape(src_len, bsz, num_heads, head_dim).permute(1, 2, 0, 3)
+    scores = O.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))
+    if mask is not None:
+        scores = scores + mask
+    # like PyTorch: the need_weights=False path (SDPA) gives zeros for fully masked rows, the other NaN
+    attn = _nn.softmax(scores, -1) if need_weights else _safe_softmax(scores)
+    if dropout_p > 0.0 and training:
+        attn = dropout(attn, dropout_p, True)
+    out = O.matmul(attn, v)  # (N, heads, L, head_dim)
+    out = out.permute(2, 0, 1, 3).reshape(tgt_len * bsz, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    weights = None
+    if need_weights:
+        weights = attn.mean(1) if average_attn_weights else attn
+        if not batched:
+            weights = weights.squeeze(0)
+    if not batched:
+        out = out.squeeze(1)
+    return out, weights

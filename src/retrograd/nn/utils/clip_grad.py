@@ -1,0 +1,70 @@
+"""Gradient clipping by total norm or by value (in place on ``.grad``)."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from ..._tensor import Tensor
+from ...autograd import grad_mode
+
+__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_"]
+
+
+def _grads(parameters) -> list:
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    return [p._grad for p in parameters if p._grad is not None]
+
+
+def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                    foreach=None) -> Tensor:
+    """Scale all gradients together so that their total ``norm_type``-norm is at most ``max_norm``.
+
+    Returns the total norm before clipping (a 0-d tensor).
+
+    >>> import retrograd as torch
+    >>> w = torch.nn.Parameter(torch.ones(4))
+    >>> (w * 3).sum().backward()
+    >>> torch.nn.utils.clip_grad_norm_([w], 1.0)
+    tensor(6.)
+    """
+    grads = _grads(parameters)
+    max_norm = float(max_norm)
+    norm_type = float(norm_type)
+    if len(grads) == 0:
+        return Tensor._wrap(np.array(0.0, dtype=np.float32), False, None, 0)
+    dtype = grads[0]._data.dtype
+    if norm_type == math.inf:
+        norms = [np.abs(g._data).max() if g._data.size else 0.0 for g in grads]
+        total = float(np.max(norms))
+    else:
+        norms = [np.sum(np.abs(g._data.astype(np.float64)) ** norm_type) ** (1.0 / norm_type) for g in grads]
+        total = float(np.sum(np.asarray(norms) ** norm_type) ** (1.0 / norm_type))
+    total_t = Tensor._wrap(np.array(total, dtype=dtype), False, None, 0)
+    if error_if_nonfinite and not math.isfinite(total):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
+                           "it cannot be clipped. To disable this error and scale the gradients by the non-finite "
+                           "norm anyway, set `error_if_nonfinite=False`")
+    # PyTorch multiplies by the clamped coefficient unconditionally (1.0 when within the bound)
+    coef = min(max_norm / (float(np.asarray(total, dtype=dtype)) + 1e-6), 1.0)
+    with grad_mode.no_grad():
+        for g in grads:
+            g.mul_(float(np.asarray(coef, dtype=dtype)))
+    return total_t
+
+
+def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                   foreach=None) -> Tensor:
+    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
+                  FutureWarning, stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
+def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
+    """Clamp every gradient element to [-clip_value, clip_value]."""
+    clip_value = float(clip_value)
+    with grad_mode.no_grad():
+        for g in _grads(parameters):
+            g.clamp_(-clip_value, clip_value)

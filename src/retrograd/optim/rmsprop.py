@@ -1,0 +1,94 @@
+"""RMSprop (centered variant, momentum, weight decay, maximize)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.grad_mode import no_grad
+from . import _kernels as K
+from .optimizer import Optimizer, _grad, _new_state, _scalar, _step_tensor
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """PyTorch's RMSprop with its order of operations (``torch/optim/rmsprop.py``, single-tensor path).
+
+    ``v = alpha * v + (1 - alpha) * g * g``; ``avg = sqrt(v - gbar**2 if centered else v) + eps``;
+    ``p -= lr * g / avg`` (or through a momentum buffer ``buf = momentum * buf + g / avg``).
+
+    >>> import retrograd as torch
+    >>> w = torch.tensor([1.], requires_grad=True)
+    >>> opt = torch.optim.RMSprop([w], lr=0.01)
+    >>> (w * w).sum().backward(); opt.step(); w
+    tensor([0.9000], requires_grad=True)
+    """
+
+    def __init__(self, params, lr=1e-2, alpha: float = 0.99, eps: float = 1e-8, weight_decay: float = 0,
+                 momentum: float = 0, centered: bool = False, capturable: bool = False,
+                 foreach: bool | None = None, maximize: bool = False, differentiable: bool = False) -> None:
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= momentum:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= alpha:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        self._check_differentiable(differentiable)
+        defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                        weight_decay=weight_decay, capturable=capturable, foreach=foreach, maximize=maximize,
+                        differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for k, v in dict(momentum=0, centered=False, foreach=None, maximize=False, differentiable=False,
+                             capturable=False).items():
+                group.setdefault(k, v)
+
+    @no_grad()
+    def step(self, closure=None):
+        """One RMSprop step; ``closure`` (optional) re-evaluates and returns the loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, alpha, eps = _scalar(group["lr"]), group["alpha"], group["eps"]
+            wd, momentum = group["weight_decay"], group["momentum"]
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = _step_tensor()
+                    state["square_avg"] = _new_state(np.zeros_like(p._data))
+                    if momentum > 0:
+                        state["momentum_buffer"] = _new_state(np.zeros_like(p._data))
+                    if group["centered"]:
+                        state["grad_avg"] = _new_state(np.zeros_like(p._data))
+                x, g = p._data, _grad(p, group["maximize"])
+                state["step"]._data += 1
+                if wd != 0:
+                    g = K.add(g, x, wd)
+                v = state["square_avg"]._data
+                K.mul(v, alpha, out=v)
+                K.addcmul(v, g, g, 1 - alpha, out=v)
+                if group["centered"]:
+                    gbar = state["grad_avg"]._data
+                    K.lerp(gbar, g, 1 - alpha, out=gbar)
+                    avg = K.sqrt(K.addcmul(v, gbar, gbar, -1))
+                    K.touch(state["grad_avg"])
+                else:
+                    avg = K.sqrt(v)
+                avg += avg.dtype.type(eps)
+                if momentum > 0:
+                    buf = state["momentum_buffer"]._data
+                    K.mul(buf, momentum, out=buf)
+                    K.addcdiv(buf, g, avg, out=buf)
+                    K.add(x, buf, -lr, out=x)
+                    K.touch(state["momentum_buffer"])
+                else:
+                    K.addcdiv(x, g, avg, -lr, out=x)
+                K.touch(p, state["step"], state["square_avg"])
+        return loss

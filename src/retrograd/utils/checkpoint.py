@@ -1,0 +1,284 @@
+"""Activation checkpointing: trade compute for memory.
+
+``checkpoint(fn, *args, use_reentrant=False)`` runs ``fn`` so that the tensors its ops
+save for backward are *not* kept: a saved-tensor pack hook replaces each by a small
+placeholder.  When backward first needs one of them, ``fn`` is run again (same inputs,
+same RNG state when ``preserve_rng_state``) under a hook that collects the tensors it
+saves, in the same order; each placeholder then unpacks to its recomputed twin.  The
+original graph is untouched, so gradients (and double backward) are the same as without
+checkpointing.  ``use_reentrant=True`` is PyTorch's older variant: an
+``autograd.Function`` whose backward recomputes ``fn`` and runs a nested backward.
+
+>>> import retrograd as torch
+>>> from retrograd.utils.checkpoint import checkpoint
+>>> x = torch.ones(3, requires_grad=True)
+>>> y = checkpoint(lambda t: (t.exp() * t).sum(), x, use_reentrant=False)
+>>> y.backward(); x.grad
+tensor([5.4366, 5.4366, 5.4366])
+"""
+from __future__ import annotations
+
+import contextlib
+import warnings
+from typing import Any, Callable
+
+from .. import _creation
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..autograd.function import Function
+from ..autograd.graph import saved_tensors_hooks
+
+__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "noop_context_fn", "detach_variable",
+           "check_backward_validity"]
+
+
+class CheckpointError(RuntimeError):
+    """Recomputation did not reproduce what the original forward saved."""
+
+
+def noop_context_fn():
+    """The default ``context_fn``: no extra contexts around forward / recomputation."""
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+def detach_variable(inputs: tuple) -> tuple:
+    """Detached copies of the tensors in ``inputs`` keeping ``requires_grad`` (others pass through)."""
+    if not isinstance(inputs, tuple):
+        raise RuntimeError(f"Only tuple of tensors is supported. Got Unsupported input type: {type(inputs).__name__}")
+    out = []
+    for inp in inputs:
+        if not isinstance(inp, Tensor):
+            out.append(inp)
+            continue
+        x = inp.detach()
+        x.requires_grad = inp.requires_grad
+        out.append(x)
+    return tuple(out)
+
+
+def check_backward_validity(inputs) -> None:
+    if not any(inp.requires_grad for inp in inputs if isinstance(inp, Tensor)):
+        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None", stacklevel=3)
+
+
+_REENTRANT_WARNING = (
+    "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting in PyTorch 2.9, "
+    "calling checkpoint without use_reentrant will raise an exception. use_reentrant=False is recommended, but if "
+    "you need to preserve the current default behavior, you can pass use_reentrant=True. Refer to docs for more "
+    "details on the differences between the two variants.")
+
+
+def checkpoint(function: Callable, *args, use_reentrant: bool | None = None,
+               context_fn: Callable = noop_context_fn, determinism_check: str = "default", debug: bool = False,
+               early_stop: bool = True, **kwargs) -> Any:
+    """Run ``function(*args, **kwargs)`` without keeping its activations; recompute them in backward.
+
+    ``preserve_rng_state`` (keyword, default True) replays the random stream in the
+    recomputation, so dropout-like ops draw the same numbers.
+
+    >>> import retrograd as torch
+    >>> w = torch.ones(2, 2, requires_grad=True)
+    >>> out = checkpoint(lambda x: (x @ w).tanh(), torch.ones(1, 2), use_reentrant=False)
+    """
+    if use_reentrant is None:
+        warnings.warn(_REENTRANT_WARNING, stacklevel=2)
+        use_reentrant = True
+    preserve = kwargs.pop("preserve_rng_state", True)
+    if kwargs and use_reentrant:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(arg for arg in kwargs))
+    if use_reentrant:
+        if context_fn is not noop_context_fn or debug is not False:
+            raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
+        return _CheckpointFunction.apply(function, preserve, *args)
+    return _checkpoint_without_reentrant(function, preserve, context_fn, args, kwargs)
+
+
+# ------------------------------------------------------------------ non-reentrant (saved-tensor hooks)
+class _Holder:
+    """What the graph keeps instead of a saved tensor: its position in the region's save order."""
+
+    __slots__ = ("frame", "index", "__weakref__")
+
+    def __init__(self, frame: "_Frame", index: int) -> None:
+        self.frame = frame
+        self.index = index
+
+
+class _Frame:
+    """One checkpointed call: enough to re-run it, and the tensors a recomputation produced."""
+
+    def __init__(self, function, args, kwargs, preserve: bool, context_fn) -> None:
+        self.function = function
+        self.args = args
+        self.kwargs = kwargs
+        self.rng_state = _creation.get_rng_state() if preserve else None
+        self.context_fn = context_fn
+        self.metas: list = []  # (shape, dtype) of each saved tensor, to check the recomputation
+        self.recomputed: dict = {}  # backward run id -> {index: tensor}
+
+    def pack(self, t: Tensor) -> _Holder:
+        self.metas.append((t._data.shape, t._data.dtype))
+        return _Holder(self, len(self.metas) - 1)
+
+    def unpack(self, holder: _Holder) -> Tensor:
+        from ..autograd.engine import current_run_id
+
+        run = current_run_id()
+        store = self.recomputed.get(run)
+        if store is None or holder.index not in store:
+            store = self.recomputed[run] = self._recompute()
+        t = store.pop(holder.index)  # each saved tensor is unpacked once per backward: free it now
+        if not store and run is not None:
+            del self.recomputed[run]
+        return t
+
+    def _recompute(self) -> dict:
+        saved: list = []
+
+        def pack(t: Tensor):
+            saved.append(t.detach())
+            return None
+
+        prev_rng = None
+        if self.rng_state is not None:
+            prev_rng = _creation.get_rng_state()
+            _creation.set_rng_state(self.rng_state)
+        _, recompute_ctx = self.context_fn()
+        try:
+            with saved_tensors_hooks(pack, lambda _: None), grad_mode.enable_grad(), recompute_ctx:
+                self.function(*self.args, **self.kwargs)
+        finally:
+            if prev_rng is not None:
+                _creation.set_rng_state(prev_rng)
+        if len(saved) != len(self.metas):
+            raise CheckpointError(
+                "torch.utils.checkpoint: A different number of tensors was saved during the original forward and "
+                f"recomputation.\nNumber of tensors saved during forward: {len(self.metas)}\nNumber of tensors saved "
+                f"during recomputation: {len(saved)}.\n")
+        bad = [(i, m, (t._data.shape, t._data.dtype)) for i, (m, t) in enumerate(zip(self.metas, saved))
+               if m != (t._data.shape, t._data.dtype)]
+        if bad:
+            lines = "".join(f"tensor at position {i}:\nsaved metadata: {_meta(m)}\nrecomputed metadata: {_meta(r)}\n"
+                            for i, m, r in bad)
+            raise CheckpointError("torch.utils.checkpoint: Recomputed values for the following tensors have "
+                                  f"different metadata than during the forward pass.\n{lines}.\n")
+        return dict(enumerate(saved))
+
+
+def _meta(m) -> dict:
+    from .._dtype import from_numpy_dtype
+    from .._size import Size
+
+    return {"shape": Size(m[0]), "dtype": from_numpy_dtype(m[1]), "device": "cpu"}
+
+
+def _checkpoint_without_reentrant(function, preserve, context_fn, args, kwargs):
+    frame = _Frame(function, args, kwargs, preserve, context_fn)
+    fwd_ctx, _ = context_fn()
+    with saved_tensors_hooks(frame.pack, _unpack_holder), fwd_ctx:
+        return function(*args, **kwargs)
+
+
+def _unpack_holder(holder: _Holder) -> Tensor:
+    return holder.frame.unpack(holder)
+
+
+# ------------------------------------------------------------------ reentrant (a custom Function)
+class _CheckpointFunction(Function):
+    """Forward under no_grad; backward re-runs the function with grad and backpropagates through it."""
+
+    @staticmethod
+    def forward(ctx, run_function, preserve_rng_state, *args):
+        check_backward_validity(args)
+        ctx.run_function = run_function
+        ctx.rng_state = _creation.get_rng_state() if preserve_rng_state else None
+        ctx.inputs = []
+        ctx.tensor_indices = []
+        tensors = []
+        for i, a in enumerate(args):
+            if isinstance(a, Tensor):
+                tensors.append(a)
+                ctx.tensor_indices.append(i)
+                ctx.inputs.append(None)
+            else:
+                ctx.inputs.append(a)
+        ctx.save_for_backward(*tensors)
+        with grad_mode.no_grad():
+            return run_function(*args)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        from ..autograd import backward
+        from ..autograd.engine import _local
+
+        run = _local.stack[-1] if _local.stack else None
+        if run is not None and not run.checkpoint_valid:
+            raise RuntimeError(
+                "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or passing an "
+                "`inputs` parameter to .backward(). To resolve this error, you can either set use_reentrant=False, "
+                "or call .backward() without passing the `inputs` argument.")
+        inputs = list(ctx.inputs)
+        for i, t in zip(ctx.tensor_indices, ctx.saved_tensors):
+            inputs[i] = t
+        detached = detach_variable(tuple(inputs))
+        prev_rng = None
+        if ctx.rng_state is not None:
+            prev_rng = _creation.get_rng_state()
+            _creation.set_rng_state(ctx.rng_state)
+        try:
+            with grad_mode.enable_grad():
+                outputs = ctx.run_function(*detached)
+        finally:
+            if prev_rng is not None:
+                _creation.set_rng_state(prev_rng)
+        if isinstance(outputs, Tensor):
+            outputs = (outputs,)
+        outs, gs = [], []
+        for o, g in zip(outputs, grads):
+            if isinstance(o, Tensor) and o.requires_grad:
+                outs.append(o)
+                gs.append(g)
+        if not outs:
+            raise RuntimeError("none of output has requires_grad=True, this checkpoint() is not necessary")
+        backward(outs, gs)
+        return (None, None) + tuple(inp.grad if isinstance(inp, Tensor) else None for inp in detached)
+
+
+# ------------------------------------------------------------------ sequential
+def checkpoint_sequential(functions, segments: int, input, use_reentrant: bool | None = None, **kwargs):
+    """Split a sequence of modules/functions into ``segments`` chunks and checkpoint all but the last.
+
+    >>> import retrograd as torch
+    >>> layers = [lambda t: t * 2, lambda t: t.exp(), lambda t: t.sum()]
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> checkpoint_sequential(layers, 2, x, use_reentrant=False).backward()
+    """
+    if use_reentrant is None:
+        warnings.warn(
+            "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed explicitly. "
+            "In version 2.9 we will raise an exception if use_reentrant is not passed. use_reentrant=False is "
+            "recommended, but if you need to preserve the current default behavior, you can pass "
+            "use_reentrant=True. Refer to docs for more details on the differences between the two variants.",
+            stacklevel=2)
+        use_reentrant = True
+    preserve = kwargs.pop("preserve_rng_state", True)
+    if kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(arg for arg in kwargs))
+    if hasattr(functions, "children") and callable(functions.children):
+        functions = list(functions.children())
+    functions = list(functions)
+
+    def run_function(start: int, end: int):
+        def forward(x):
+            for j in range(start, end + 1):
+                x = functions[j](x)
+            return x
+        return forward
+
+    segment_size = len(functions) // segments
+    end = -1
+    for start in range(0, segment_size * (segments - 1), segment_size):
+        end = start + segment_size - 1
+        input = checkpoint(run_function(start, end), input, use_reentrant=use_reentrant, preserve_rng_state=preserve)
+    return run_function(end + 1, len(functions) - 1)(input)
+

@@ -1,0 +1,18 @@
+"""Data loading (``retrograd.utils.data``): datasets, samplers, DataLoader, collation.
+
+>>> import retrograd as torch
+>>> from retrograd.utils.data import DataLoader, TensorDataset
+>>> x = torch.arange(6.).view(3, 2)
+>>> [b[0].shape for b in DataLoader(TensorDataset(x), batch_size=2)]
+[retrograd.Size([2, 2]), retrograd.Size([1, 2])]
+"""
+from ._collate import default_collate, default_convert
+from .dataloader import DataLoader, WorkerInfo, get_worker_info
+from .dataset import ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
+from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
+                      WeightedRandomSampler)
+
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset", "Subset",
+           "random_split", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
+           "WeightedRandomSampler", "BatchSampler", "DataLoader", "get_worker_info", "WorkerInfo",
+           "default_collate", "default_convert"]

@@ -1,0 +1,264 @@
+"""Views share storage and version with their base; in-place writes through views rewrite
+the base's history (CopySlices) and regenerate other views' grad_fn; PyTorch's refusals.
+Scenarios run on retrograd and torch and must log the same."""
+import re
+
+import numpy as np
+import pytest
+
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+
+def norm(x):
+    if isinstance(x, (rg.Tensor, torch.Tensor)):
+        return ("T", [round(v, 5) for v in x.detach().reshape(-1).tolist()], bool(x.requires_grad))
+    if isinstance(x, (list, tuple)):
+        return type(x).__name__, [norm(v) for v in x]
+    if isinstance(x, str):
+        return re.sub(r"(torch|retrograd)\.", "", x)
+    return x
+
+
+def same(scenario):
+    logs = []
+    for lib in (rg, torch):
+        log = []
+        try:
+            scenario(lib, lambda *a: log.append(norm(a)))
+        except Exception as e:  # noqa: BLE001 - compared across libraries
+            log.append(("raised", type(e).__name__, norm(str(e))))
+        logs.append(log)
+    assert logs[0] == logs[1]
+    return logs[0]
+
+
+def t(lib, data, grad=True):
+    return lib.tensor(data, dtype=lib.float64, requires_grad=grad)
+
+
+def name(x):
+    return type(x.grad_fn).__name__ if x.grad_fn is not None else None
+
+
+def test_views_share_storage_version_and_base():
+    def sc(lib, log):
+        x = t(lib, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        y = x * 1
+        for v in (y[1:], y[0], y.t(), y.view(6), y.reshape(3, 2), y.transpose(0, 1), y.unsqueeze(0),
+                  y.expand(2, 2, 3), y.narrow(1, 0, 2), y.select(1, 1), y.permute(1, 0), y[:, None]):
+            log(v._is_view(), v._base is y, name(v))
+        v = y[1:]
+        v2 = v[:, 1:]
+        log(v2._base is y, y._version, v._version)
+        with lib.no_grad():
+            v2.mul_(2)
+        log(y._version, v._version, v2._version, y)
+        d = x.detach()
+        log(d._is_view(), d._base is None, x._is_view(), y.reshape(3, 2).t().contiguous()._is_view())
+
+    same(sc)
+
+
+@pytest.mark.parametrize("case", range(11))
+def test_inplace_through_views_gives_correct_grads(case):
+    def sc(lib, log):
+        x = t(lib, [1.0, 2.0, 3.0])
+        w = t(lib, 5.0)
+        if case == 0:
+            y = x.clone()
+            y[1:].mul_(w)
+            (y * y).sum().backward()
+            log(x.grad, w.grad, name(y), y.grad_fn.name())
+        elif case == 1:
+            m = t(lib, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+            wv = t(lib, [7.0, 8.0, 9.0])
+            y = m * 1
+            v = y.t()
+            v[:, 1].mul_(wv)
+            (y ** 2).sum().backward()
+            log(m.grad, wv.grad, name(y), name(v))
+        elif case == 2:
+            y = x * 1
+            v = y[1:]
+            v2 = v[0:1]
+            v2.mul_(3)
+            (y * y).sum().backward()
+            log(x.grad, v._version, y._version, name(v2), name(v))
+        elif case == 3:  # base written in place: an older view reads the new values
+            y = x.clone()
+            v = y[:2]
+            y.mul_(2)
+            (v * v).sum().backward()
+            log(x.grad, name(v))
+        elif case == 4:  # a view of a tensor that did not require grad picks up history
+            z = lib.zeros(3, dtype=lib.float64)
+            wv = t(lib, [1.0, 2.0])
+            z[1:] = wv * 2
+            z.sum().backward()
+            log(wv.grad, z.requires_grad, z.is_leaf)
+        elif case == 5:  # two overlapping writes, then backward through an earlier view
+            m = t(lib, [[1.0, 2.0], [3.0, 4.0]])
+            y = m.clone()
+            a = y.view(4)
+            a.add_(1)
+            b = y.transpose(0, 1)
+            b[0].mul_(m[0])
+            (y * y).sum().backward()
+            log(m.grad, name(y))
+        elif case == 6:
+            y = x.clone()
+            y[0] = 7.0
+            y.sum().backward()
+            log(x.grad)
+        elif case == 7:
+            y = x.clone()
+            v = y[1:]
+            v.exp_()
+            v.mul_(w)
+            (y.sin()).sum().backward()
+            log(x.grad, w.grad)
+        elif case == 8:  # write through a view of a non-contiguous base
+            m = t(lib, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+            y = (m * 1).t()  # non-contiguous, itself a view of m * 1
+            s = y[1]
+            s.mul_(w)
+            (y ** 2).sum().backward()
+            log(m.grad, w.grad)
+        elif case == 10:  # a 0-d element view is a real view
+            y = x.clone()
+            y[0].mul_(w)
+            y.sum().backward()
+            log(y, x.grad, w.grad, name(y))
+        else:
+            y = x * 1
+            u = y.unsqueeze(0)
+            e = u.expand(2, 3)
+            (e * e).sum().backward(retain_graph=True)
+            log(x.grad)
+            x.grad = None
+            y.add_(1)
+            (e * e).sum().backward()
+            log(x.grad, name(e))
+
+    same(sc)
+
+
+@pytest.mark.parametrize("key", ["basic", "advanced", "bool", "mixed"])
+def test_setitem_on_tensors_requiring_grad(key):
+    def sc(lib, log):
+        x = t(lib, [[1.0, -2.0, 3.0], [-4.0, 5.0, 6.0]])
+        w = t(lib, [10.0, 20.0])
+        y = x * 1
+        if key == "basic":
+            y[:, 1] = w
+        elif key == "advanced":
+            y[lib.tensor([0, 1]), lib.tensor([2, 0])] = w
+        elif key == "bool":
+            y[y < 0] = w
+        else:
+            y[1, [0, 2]] = w * w
+        (y * y).sum().backward()
+        log(x.grad, w.grad, y)
+
+    same(sc)
+
+
+def test_setitem_leaf_errors():
+    def sc(lib, log):
+        x = t(lib, [1.0, 2.0])
+        for f in (lambda: x[0].mul_(2), lambda: x[0:1].mul_(2), lambda: x.mul_(2)):
+            try:
+                f()
+            except RuntimeError as e:
+                log(str(e))
+        with lib.no_grad():
+            x[0] = 5.0
+        log(x)
+
+    same(sc)
+
+
+def test_no_grad_view_refusal_and_flags():
+    def sc(lib, log):
+        x = t(lib, [1.0, 2.0, 3.0, 4.0])
+        y = x * 1
+        with lib.no_grad():
+            v = y[1:]
+        log(v.requires_grad, v._is_view(), v.grad_fn, v.is_leaf)
+        try:
+            v.mul_(2)
+        except RuntimeError as e:
+            log(str(e))
+        z = lib.zeros(3)
+        with lib.no_grad():
+            v2 = z[1:]
+        v2.mul_(2.0)  # nothing requires grad: allowed
+        try:
+            v2.mul_(lib.tensor(2.0, requires_grad=True))
+        except RuntimeError as e:
+            log(str(e))
+        with lib.no_grad():
+            v.mul_(3)  # both in no_grad: allowed
+        log(y)
+
+    same(sc)
+
+
+def test_multi_output_view_refusal():
+    def sc(lib, log):
+        x = t(lib, [1.0, 2.0, 3.0, 4.0])
+        y = x * 1
+        for f in (lambda: y.split(2)[1], lambda: y.chunk(2)[0], lambda: y.view(2, 2).unbind()[1]):
+            try:
+                f().mul_(2)
+            except RuntimeError as e:
+                log(str(e))
+        with lib.no_grad():
+            a, b = y.split(2)
+        try:
+            b.mul_(2)
+        except RuntimeError as e:
+            log(str(e))
+
+    same(sc)
+
+
+def test_inplace_on_base_regenerates_view_grad_fn_and_versions():
+    def sc(lib, log):
+        x = t(lib, [1.0, 2.0, 3.0])
+        y = x * 1
+        v = y[1:]
+        log(name(v))
+        y.mul_(2)
+        log(name(v), v._version, v)
+        (v * v).sum().backward()
+        log(x.grad)
+
+    same(sc)
+
+
+def test_saved_view_modified_through_base_raises_version_error():
+    def sc(lib, log):
+        x = t(lib, [1.0, 2.0, 3.0])
+        y = x * 1
+        v = y[:2]
+        z = v.sin()  # sin saves its input (the view)
+        y.add_(1)
+        z.sum().backward()
+
+    log = same(sc)
+    assert log[0][1] == "RuntimeError" and "modified by an inplace operation" in log[0][2]
+
+
+def test_region_indices_for_strided_bases():
+    from retrograd._ops.views_inplace import region_indices
+
+    base = np.arange(24.0).reshape(4, 6).T  # non-contiguous
+    view = base[1:4:2, ::3]
+    idx = region_indices(base, view)
+    assert np.array_equal(base.reshape(-1)[idx], view)
+    cbase = np.arange(12.0).reshape(3, 4)
+    cview = cbase[:, 1::2].T
+    assert np.array_equal(cbase.reshape(-1)[region_indices(cbase, cview)], cview)
