@@ -29,7 +29,7 @@ def run(lib, body):
                 skip = __file__ not in ln
             if not skip:
                 keep.append(ln)
-        msgs.append((w.category.__name__, "\n".join(keep)))
+        msgs.append((w.category.__name__, "\n".join(keep).rstrip("\n")))
     return events, msgs
 
 

@@ -46,8 +46,8 @@ def tensor_ds(lib):
 
 
 @pytest.mark.parametrize("kw", [dict(batch_size=3), dict(batch_size=3, drop_last=True), dict(batch_size=10),
-                                dict(batch_size=4, sampler=[9, 0, 3, 3, 7]), dict(batch_sampler=[[1, 2], [0], [5, 6, 7]]),
-                                dict(batch_size=None), dict(batch_size=1)])
+                                dict(batch_size=4, sampler=[9, 0, 3, 3, 7]),
+                                dict(batch_sampler=[[1, 2], [0], [5, 6, 7]]), dict(batch_size=None), dict(batch_size=1)])
 def test_tensor_dataset_batches_match_torch(kw):
     a = batches(td, torch, tensor_ds, **kw)
     b = batches(rd, rg, tensor_ds, **kw)

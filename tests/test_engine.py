@@ -139,6 +139,9 @@ GRAD = {
         T.tensor(1., requires_grad=True), T.tensor(1., requires_grad=True)),
     "materialize_grads": lambda T: (lambda x, y: T.autograd.grad(x * 2, [x, y], materialize_grads=True))(
         T.tensor(1., requires_grad=True), T.ones(2, requires_grad=True)),
+    "extra_grad_outputs_ignored": lambda T: (lambda x: T.autograd.grad([x * 2], [x],
+                                                                       grad_outputs=[T.ones(2), T.ones(2)]))(
+        T.ones(2, requires_grad=True)),
     "nonleaf_input": lambda T: (lambda x: (lambda h: T.autograd.grad((h * h).sum(), h))(x * 3))(
         T.tensor([1., 2.], requires_grad=True)),
     "grad_of_output_itself": lambda T: (lambda x: (lambda y: T.autograd.grad(y, y))(x * 2))(
@@ -225,7 +228,9 @@ ERRORS = {
     "grad_shape_mismatch": lambda T: (T.ones(2, requires_grad=True) * 2).backward(T.ones(3)),
     "grad_outputs_shape": lambda T: (lambda x: T.autograd.grad(x * 2, x, grad_outputs=T.ones(3)))(
         T.ones(2, requires_grad=True)),
-    "grad_outputs_count": lambda T: (lambda x: T.autograd.grad([x * 2], [x], grad_outputs=[T.ones(2), T.ones(2)]))(
+    "grad_outputs_too_few": lambda T: (lambda x: T.autograd.grad([x * 2, x * 3], [x], grad_outputs=[T.ones(2)]))(
+        T.ones(2, requires_grad=True)),
+    "backward_grads_too_few": lambda T: (lambda x: T.autograd.backward([x * 2, x * 3], [T.ones(2)]))(
         T.ones(2, requires_grad=True)),
     "grad_empty_inputs": lambda T: (lambda x: T.autograd.grad(x * 2, []))(T.ones(1, requires_grad=True)),
     "backward_inputs_empty": lambda T: (T.ones(1, requires_grad=True) * 2).backward(inputs=[]),

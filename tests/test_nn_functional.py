@@ -86,7 +86,9 @@ T4 = np.array([1, 0, 4, 2])
 def test_activations(name, kwargs):
     node = name not in ("relu6", "selu", "celu", "logsigmoid", "hardswish", "hardsigmoid", "softsign",
                         "tanhshrink", "glu")
-    check(name, X * 3, kwargs=kwargs, node=node, gradgrad=name in ("gelu", "silu", "mish", "softplus", "elu"))
+    # torch's hardsigmoid backward multiplies by a float32 1/6
+    tol = {"rtol": 1e-6} if name == "hardsigmoid" else {}
+    check(name, X * 3, kwargs=kwargs, node=node, gradgrad=name in ("gelu", "silu", "mish", "softplus", "elu"), **tol)
 
 
 def test_inplace_activations():
@@ -102,10 +104,10 @@ def test_inplace_activations():
 @pytest.mark.parametrize("name", ["softmax", "log_softmax", "softmin"])
 def test_softmax_family(name):
     check(name, IMG, kwargs={"dim": 1}, node=name != "softmin", gradgrad=True)
-    check(name, X, kwargs={"dim": -1, "dtype": torch.float64} if False else {"dim": -1})
+    check(name, X, kwargs={"dim": -1})
     with pytest.warns(UserWarning, match=f"Implicit dimension choice for {name} has been deprecated"):
-        getattr(RF, name)(retrograd.ones(2, 3))
-    assert getattr(RF, name)(retrograd.ones(2, 3)).shape == (2, 3)
+        out = getattr(RF, name)(retrograd.ones(2, 3))
+    assert out.shape == (2, 3)
 
 
 def test_softmax_extremes_and_dtype_argument():
@@ -121,7 +123,7 @@ def test_softmax_extremes_and_dtype_argument():
 # ------------------------------------------------------------------------------ linear / conv / pool
 def test_linear_bilinear_conv_pool_functional():
     w = rng.standard_normal((3, 5))
-    check("linear", X, w, rng.standard_normal(3), node=False)
+    check("linear", X, w, rng.standard_normal(3))  # AddmmBackward0, as in PyTorch
     check("linear", rng.standard_normal((2, 4, 5)), w, node=False)
     check("bilinear", X, rng.standard_normal((4, 2)), rng.standard_normal((3, 5, 2)), rng.standard_normal(3),
           node=False)
@@ -144,16 +146,22 @@ def test_linear_bilinear_conv_pool_functional():
 def test_unfold_fold():
     check("unfold", IMG, kwargs={"kernel_size": (2, 3), "dilation": (1, 2), "padding": 1, "stride": 2},
           gradgrad=True)
-    cols = rng.standard_normal((2, 12, 12))
+    cols = rng.standard_normal((2, 12, 16))
     check("fold", cols, kwargs={"output_size": (7, 6), "kernel_size": 2, "stride": 2, "padding": 1})
+    with pytest.raises(RuntimeError) as er:
+        RF.fold(retrograd.tensor(cols[..., :12]), (7, 6), 2, stride=2, padding=1)
+    with pytest.raises(RuntimeError) as et:
+        TF.fold(torch.tensor(cols[..., :12]), (7, 6), 2, stride=2, padding=1)
+    assert str(er.value) == str(et.value)
 
 
 # ------------------------------------------------------------------------------ norm / dropout / embedding
 def test_norm_functionals():
     c = 3
     rm, rv = rng.standard_normal(c), rng.random(c) + 0.5
-    check("batch_norm", IMG, rm, rv, rng.standard_normal(c), rng.standard_normal(c), kwargs={"training": False},
-          node=False)
+    check("batch_norm", IMG, rng.standard_normal(c), rng.standard_normal(c), node=False,
+          call=lambda F, x, w, b: F.batch_norm(x, (retrograd if F is RF else torch).tensor(rm),
+                                              (retrograd if F is RF else torch).tensor(rv), w, b, training=False))
     check("layer_norm", IMG, (7, 6), rng.standard_normal((7, 6)), rng.standard_normal((7, 6)), node=False)
     check("group_norm", IMG, 3, rng.standard_normal(c), rng.standard_normal(c), node=False)
     check("rms_norm", IMG, (6,), rng.standard_normal(6), kwargs={"eps": 1e-6}, node=False)
@@ -231,7 +239,7 @@ def test_normalize_cosine_pairwise():
 # ------------------------------------------------------------------------------ attention
 def test_scaled_dot_product_attention():
     q, k, v = (rng.standard_normal((2, 3, 5, 4)) for _ in range(3))
-    check("scaled_dot_product_attention", q, k, v, node=False, gradgrad=True)
+    check("scaled_dot_product_attention", q, k, v, node=False)
     check("scaled_dot_product_attention", q, k, v, kwargs={"is_causal": True}, node=False)
     check("scaled_dot_product_attention", q, k, v, kwargs={"scale": 0.3}, node=False)
     check("scaled_dot_product_attention", q, k, v, rng.standard_normal((5, 5)), node=False)
@@ -270,7 +278,6 @@ def test_classification_losses(reduction):
     t = np.array([1, 0, 4, 2])
     kw = {"reduction": reduction}
     check("cross_entropy", logits, t, kwargs=kw, gradgrad=True)
-    check("cross_entropy", logits, t, torch.tensor(w) if False else None, kwargs=kw)
     check("cross_entropy", logits, t, kwargs=dict(kw, ignore_index=4), node=True)
     check("cross_entropy", logits, t, kwargs=dict(kw, label_smoothing=0.2), node=False)
     probs = rng.random((4, 5))
@@ -279,6 +286,8 @@ def test_classification_losses(reduction):
     img_logits, img_t = rng.standard_normal((2, 5, 3, 2)), rng.integers(0, 5, (2, 3, 2))
     check("cross_entropy", img_logits, img_t, kwargs=kw)
     check("cross_entropy", logits[0], np.array(3), kwargs=kw)
+    check("cross_entropy", rng.standard_normal((2, 5, 3)), rng.integers(0, 5, (2, 3)), kwargs=kw)
+    check("nll_loss", rng.standard_normal((2, 5, 3, 2, 2)), rng.integers(0, 5, (2, 3, 2, 2)), kwargs=kw)
     logp = np.log(probs)
     check("nll_loss", logp, t, kwargs=dict(kw, ignore_index=0))
     sig = 1 / (1 + np.exp(-logits))
@@ -356,3 +365,27 @@ def test_loss_errors_match_torch():
         assert str(er.value) == str(et.value).replace("torch.", "retrograd.")
     with pytest.warns(UserWarning, match="Using a target size"):
         RF.mse_loss(retrograd.zeros(2, 1), retrograd.zeros(2))
+
+
+def test_op_errors_match_torch():
+    calls = [
+        lambda lib: lib.conv2d(lib.ones(1, 1, 2, 2), lib.ones(1, 1, 3, 3)),
+        lambda lib: lib.conv2d(lib.ones(1, 2, 4, 4), lib.ones(1, 1, 3, 3)),
+        lambda lib: lib.conv2d(lib.ones(1, 1, 4, 4), lib.ones(1, 1, 3, 3), padding="full"),
+        lambda lib: lib.max_pool2d(lib.ones(1, 2, 4, 4), 2, padding=2),
+        lambda lib: lib.nn.functional.avg_pool2d(lib.ones(1, 2, 4, 4), 2, padding=2),
+        lambda lib: lib.softmax(lib.ones(2, dtype=lib.int64), 0),
+        lambda lib: lib.log_softmax(lib.ones(2, 3), 2),
+        lambda lib: lib.nn.functional.embedding(lib.ones(2), lib.ones(3, 2)),
+        lambda lib: lib.nn.functional.embedding(lib.tensor([3]), lib.ones(3, 2)),
+        lambda lib: lib.nn.functional.group_norm(lib.ones(2, 6, 4), 4),
+        lambda lib: lib.nn.functional.gelu(lib.ones(2), approximate="fast"),
+        lambda lib: lib.constant_pad_nd(lib.ones(2, 2), (1, 2, 3)),
+    ]
+    for fn in calls:
+        with pytest.raises(Exception) as et:
+            fn(torch)
+        with pytest.raises(Exception) as er:
+            fn(retrograd)
+        assert er.type is et.type, (er.value, et.value)
+        assert str(er.value) == str(et.value)

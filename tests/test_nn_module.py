@@ -87,7 +87,8 @@ def test_setattr_delattr_getattr_errors():
     _same_error(lambda: t.register_parameter("", None), lambda: r.register_parameter("", None))
     _same_error(lambda: t.register_parameter("training", None), lambda: r.register_parameter("training", None))
     _same_error(lambda: t.register_parameter("w", torch.ones(1)), lambda: r.register_parameter("w", retrograd.ones(1)))
-    _same_error(lambda: t.register_buffer("weight", torch.ones(1)), lambda: r.register_buffer("weight", retrograd.ones(1)))
+    _same_error(lambda: t.register_buffer("weight", torch.ones(1)),
+                lambda: r.register_buffer("weight", retrograd.ones(1)))
     _same_error(lambda: t.register_buffer("b", 3), lambda: r.register_buffer("b", 3))
     _same_error(lambda: t.add_module("m", 3), lambda: r.add_module("m", 3))
     _same_error(lambda: t.add_module("a.b", tnn.ReLU()), lambda: r.add_module("a.b", rnn.ReLU()))

@@ -67,6 +67,14 @@ def test_nested_containers_round_trip():
     assert out["np"] == np.float32(1.25) and type(out["np"]) is np.float32
 
 
+def test_parameter_round_trip():
+    from retrograd.nn.parameter import Parameter
+
+    out = roundtrip({"p": Parameter(rg.ones(2)), "frozen": Parameter(rg.zeros(1), requires_grad=False)})
+    assert type(out["p"]) is Parameter and out["p"].requires_grad
+    assert type(out["frozen"]) is Parameter and not out["frozen"].requires_grad
+
+
 def test_paths_and_deterministic_bytes(tmp_path):
     obj = {"a": rg.ones(3), "b": [1, 2]}
     rg.save(obj, str(tmp_path / "a.pt"))
@@ -127,7 +135,8 @@ def test_reads_torch_views_parameters_dtypes_and_sizes():
     out = rg.load(buf)
     np.testing.assert_array_equal(out["view"].numpy(), base[1:, ::2].numpy())
     np.testing.assert_array_equal(out["t"].numpy(), base.t().numpy())
-    assert out["p"].requires_grad and out["d"] is rg.float16 and out["s"] == (1, 2)
+    assert out["p"].requires_grad and type(out["p"]).__name__ == "Parameter"
+    assert out["d"] is rg.float16 and out["s"] == (1, 2)
     assert out["h"].dtype is rg.float16 and out["b"].dtype is rg.bool and out["i"].item() == 7
 
 

@@ -108,6 +108,40 @@ def _infer_dtype(obj) -> D.dtype:
     return (D.bool_, D.int64, D.get_default_dtype(), D.get_default_dtype())[kind]
 
 
+def _infer_data_dtype(obj) -> D.dtype:
+    """``torch.tensor``'s dtype for (nested) data: every element's own dtype, promoted together.
+
+    Python bool / int / float count as bool / int64 / the default float; NumPy scalars,
+    arrays and tensors bring their own dtype: [int32 tensor, 2] -> int64,
+    [float16 tensor, 2.] -> float32, [np.float64(1), 2] -> float64, [] -> default float.
+    """
+    result = None
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple, range)):
+            stack.extend(x)
+            continue
+        if isinstance(x, Tensor):
+            d = x.dtype
+        elif isinstance(x, (np.ndarray, np.generic)):
+            d = D.from_numpy_dtype(x.dtype)
+        elif isinstance(x, bool):
+            d = D.bool_
+        elif isinstance(x, numbers.Integral):
+            d = D.int64
+        elif isinstance(x, numbers.Real):
+            d = D.get_default_dtype()
+        elif isinstance(x, complex):
+            raise TypeError("retrograd does not support complex tensors")
+        elif isinstance(x, str):
+            raise ValueError("too many dimensions 'str'")
+        else:
+            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+        result = d if result is None else D.promote_types(result, d)
+    return result or D.get_default_dtype()
+
+
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
     t = _wrap(data, False, None, 0)
     if requires_grad:
@@ -138,7 +172,7 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
     if isinstance(data, np.generic):
         dt = dtype or D.from_numpy_dtype(data.dtype)
         return _finish(np.array(data, dtype=dt.np), requires_grad)
-    dt = dtype or _infer_dtype(data)
+    dt = dtype or _infer_data_dtype(data)
     if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
         data = [x._data if isinstance(x, Tensor) else x for x in data]
         if any(isinstance(x, np.ndarray) and x.ndim > 0 for x in data):
@@ -288,10 +322,31 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=F
 
 
 def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """``base ** linspace(start, end, steps)``."""
+    """``base ** linspace(start, end, steps)`` as PyTorch computes it (to within an ulp): the
+    first half counted from ``start``, the second from ``end``; integer dtypes truncate
+    start and end first.
+
+    >>> import retrograd as torch
+    >>> torch.logspace(0, 2, 3)
+    tensor([  1.,  10., 100.])
+    """
     check_device(device)
-    return _finish(np.power(base, np.linspace(float(start), float(end), int(steps))).astype(_dt(dtype).np),
-                   requires_grad)
+    steps = int(steps)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dt = _dt(dtype)
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
+    base = float(base)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        if steps == 1:
+            data = np.full(1, base ** float(start))
+        else:
+            # start and end in the target dtype (truncated for integers), the rest in double
+            s, e = (np.float64(dt.np.type(v) if dt.is_floating_point else int(v)) for v in (start, end))
+            step = (e - s) / (steps - 1)
+            idx = np.arange(steps)
+            data = np.power(base, np.where(idx < steps // 2, s + step * idx, e - step * (steps - idx - 1)))
+        return _finish(data.astype(dt.np), requires_grad)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:

@@ -79,6 +79,8 @@ def from_numpy_dtype(npd) -> dtype:
     npd = np.dtype(npd)
     if npd in _from_np:
         return _from_np[npd]
+    if npd.kind == "c":
+        raise TypeError(f"retrograd does not support complex tensors (got an array of numpy.{npd.name})")
     if npd.kind == "u":
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{npd.name}. The only supported types are: "
@@ -125,7 +127,9 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 
 def _scalar_kind(v) -> int:
-    if isinstance(v, (_b.bool, np.bool_)):
+    # Only Python's bool is a bool scalar: PyTorch reads a NumPy bool scalar as a float
+    # (int_tensor * np.bool_(True) is float32).
+    if isinstance(v, _b.bool):
         return 0
     if isinstance(v, (builtins_int, np.integer)):
         return 1

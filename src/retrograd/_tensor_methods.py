@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _creation as C
 from . import _ops as O
+from ._numpy_interop import array_ufunc
 from ._tensor import Tensor
 
 # Methods that are the function of the same name with self as first argument.
@@ -75,6 +76,7 @@ Tensor.__pow__ = O.pow
 Tensor.__rpow__ = lambda self, other: O.pow(other, self)
 Tensor.__ipow__ = O.pow_
 Tensor.__matmul__ = O.matmul
+Tensor.__array_ufunc__ = array_ufunc  # ndarray (op) Tensor -> Tensor, see _numpy_interop
 Tensor.__rmatmul__ = _r(O.matmul)
 _COMPARABLE = (Tensor, int, float, bool, np.number, np.bool_, np.ndarray)
 

@@ -27,6 +27,7 @@ from .autograd import grad_mode
 __all__ = ["register_view", "after_inplace_on_view", "check_view_inplace", "live_views"]
 
 _state = grad_mode.state
+_ref = weakref.ref
 
 NO_GRAD_VIEW_MSG = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
@@ -53,23 +54,22 @@ def register_view(out: Tensor, base: Tensor) -> None:
     Called by view ops.  Shares the version counter, marks views made under no_grad /
     inference mode, and lets the root find its live views after in-place writes.
     """
-    root = base._base if base._base is not None else base
+    bb = base._base
+    root = base if bb is None else bb
     out._vc = base._vc
     out._base = root
-    bd = base.__dict__
-    meta = bd.get("_view_meta") if base._base is not None else None
+    meta = None if bb is None else base.__dict__.get("_view_meta")
     if not _state.enabled:
+        bd = base.__dict__
         if _state.inference:
-            od = out.__dict__
             if not bd.get("_inference"):
-                od.pop("_inference", None)  # a view of a normal tensor stays a normal tensor
+                out.__dict__.pop("_inference", None)  # a view of a normal tensor stays a normal tensor
                 meta = "inference"
-            out._requires_grad = root._requires_grad or base._requires_grad
         else:
             meta = meta if meta == "inference" else "no_grad"
             out.__dict__["_view_nograd"] = True  # survives ops that re-mark their outputs "multi"
-            # PyTorch: such a view still reports requires_grad of its base (it has no grad_fn)
-            out._requires_grad = root._requires_grad or base._requires_grad
+        # PyTorch: such a view still reports requires_grad of its base (it has no grad_fn)
+        out._requires_grad = root._requires_grad or base._requires_grad
     if meta is not None:
         out.__dict__["_view_meta"] = meta
     if root._grad_fn is None and root._requires_grad:
@@ -77,11 +77,12 @@ def register_view(out: Tensor, base: Tensor) -> None:
     rd = root.__dict__
     refs = rd.get("_views")
     if refs is None:
-        rd["_views"] = [weakref.ref(out)]
+        rd["_views"] = [_ref(out)]
     else:
-        if len(refs) >= 64 and len(refs) & (len(refs) - 1) == 0:
+        n = len(refs)
+        if n >= 64 and not n & (n - 1):
             refs[:] = [r for r in refs if r() is not None]  # prune dead views now and then
-        refs.append(weakref.ref(out))
+        refs.append(_ref(out))
 
 
 def live_views(root: Tensor) -> list:

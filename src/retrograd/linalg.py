@@ -9,12 +9,13 @@ tensor([[ 3., -1.],
 """
 from __future__ import annotations
 
-from ._ops._linalg_decomp import (LinAlgError, cholesky, det, diagonal, eigh, eigvalsh, inv,  # noqa: F401
-                                  lstsq, matrix_norm, matrix_power, norm, pinv, qr, slogdet, solve, svd,
-                                  svdvals, vector_norm)
+from ._ops._linalg_decomp import (LinAlgError, cholesky, det, eigh, eigvalsh, inv, lstsq,  # noqa: F401
+                                  matrix_power, matrix_rank, pinv, qr, slogdet, solve, solve_triangular, svd,
+                                  svdvals)
+from ._ops._linalg_norms import diagonal, matrix_norm, norm, vector_norm  # noqa: F401
 from ._ops.linalg import matmul  # noqa: F401
 from ._ops.linalg_more import linalg_cross as cross, multi_dot, vecdot  # noqa: F401
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
-           "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
-           "vecdot", "vector_norm"]
+           "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
+           "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm"]

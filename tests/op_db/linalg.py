@@ -96,6 +96,7 @@ SPECS = [
     OpSpec("cdist_mm", [S(T((26, 2)), T((3, 2))), S(T((3, 2)), T((4, 2)), compute_mode="use_mm_for_euclid_dist")],
            torch_name="cdist", call=lambda lib, a, b, **k: lib.cdist(a, b, **k), note="alias of cdist"),
     OpSpec("chain_matmul", [S(T((2, 3)), T((3, 4)), T((4, 2))), S(T((2, 2)))]),
+    OpSpec("ger", [S(T((2,)), T((3,)))], method=True),
     # ------------------------------------------------------------ top-level matrix functions
     OpSpec("det", [S(T((3, 3))), S(T((2, 2, 2)))], method=True),
     OpSpec("inverse", [S(T((3, 3))), S(T((2, 3, 3)))], method=True),
@@ -118,8 +119,9 @@ SPECS = [
                             S(T((3, 3), **M), -1), S(T((3, 3), **M), -2)], method=True),
     OpSpec("matrix_power_int", [S(T((2, 2), kind="int", low=-2, high=3), 3)], torch_name="matrix_power",
            call=lambda lib, A, n: lib.matrix_power(A, n), grad=False, note="alias of matrix_power"),
-    OpSpec("norm", [S(T((3, 4))), S(T((3, 4)), 1), S(T((3, 4)), "nuc"), S(T((3, 4)), 3, 1), S(T((3, 4)), "fro", (0, 1)),
-                    S(T((2, 3)), 2, 1, True), S(T((3,)), INF), S(T((2, 3, 4)), "nuc", (0, 2))], method=True),
+    # torch.norm is the reductions' op; these are its paths into linalg (matrix norms)
+    OpSpec("norm_matrix", [S(T((3, 4)), "nuc"), S(T((3, 4)), "fro", (0, 1)), S(T((2, 3, 4)), "nuc", (0, 2))],
+           torch_name="norm", call=lambda lib, x, *a: lib.norm(x, *a), note="alias of norm"),
     # ------------------------------------------------------------ torch.linalg
     OpSpec("linalg.inv", [S(T((3, 3))), S(T((2, 3, 3)))]),
     OpSpec("linalg.det", [S(T((3, 3))), S(T((2, 2, 2))), S(T((1, 1))), S(T((0, 0)))]),
@@ -127,6 +129,12 @@ SPECS = [
     OpSpec("linalg.solve", [S(T((3, 3), **M), T((3,))), S(T((3, 3), **M), T((3, 2))), S(T((2, 3, 3), **M), T((2, 3))),
                             S(T((2, 3, 3), **M), T((3, 2))), S(T((3, 3), **M), T((2, 3)), left=False)],
            call=lambda lib, A, B, **k: lib.linalg.solve(_dd(lib, A), B, **k)),
+    OpSpec("linalg.solve_triangular", [S(T((3, 3), **M), T((3, 2)), upper=True), S(T((3, 3), **M), T((3, 2)), upper=False),
+                                       S(T((3, 3), **M), T((2, 3)), upper=True, left=False),
+                                       S(T((2, 3, 3), **M), T((3, 1)), upper=False, unitriangular=True)],
+           call=lambda lib, A, B, **k: lib.linalg.solve_triangular(_dd(lib, A), B, **k)),
+    OpSpec("linalg.matrix_rank", [S(T((3, 3))), S(T((4, 3)), atol=1.0), S(T((2, 3, 3)), rtol=0.5)], grad=False,
+           call=lambda lib, A, **k: lib.linalg.matrix_rank(A @ A.mT if A.shape[-2] == 4 else A, **k)),
     OpSpec("linalg.cholesky", [S(T((3, 3))), S(T((2, 3, 3))), S(T((3, 3)), upper=True)],
            call=lambda lib, A, **k: lib.linalg.cholesky(_spd(lib, A), **k)),
     OpSpec("linalg.qr", [S(T((3, 2))), S(T((3, 3))), S(T((2, 3))), S(T((3, 3)), mode="complete"), S(T((2, 3, 2)))]),

@@ -39,8 +39,8 @@ SPECS = [
     OpSpec("norm", [S(X), S(X, 1), S(X, 3, 1), S(X, float("inf")), S(X, 1, (0, 1), True), S(X, 0.5, 1),
                     S(X, float("-inf"), 0), S(X, "fro", (0, 1)), S(X, 1.5)], method=True),
     OpSpec("logsumexp", [S(X, 1), S(X3, (0, 2), True), S(X, -1), S(T(()), 0)], method=True),
-    OpSpec("cumsum", [S(X, 1), S(X, 0), S(T((4,)), 0), S(T(()), 0)], method=True),
-    OpSpec("cumprod", [S(X, 1), S(T((4,)), 0), S(X, 0)], method=True),
+    OpSpec("cumsum", [S(X, 1), S(X, 0), S(T((4,)), 0), S(T(()), 0)], method=True, inplace="cumsum_"),
+    OpSpec("cumprod", [S(X, 1), S(T((4,)), 0), S(X, 0)], method=True, inplace="cumprod_"),
     OpSpec("cumprod_zeros", [S(T((4,)), 0), S(X, 1)], torch_name="cumprod", note="alias of cumprod",
            call=lambda lib, x, d: lib.cumprod(x * lib.tensor([0., 1., 1., 0.] if x.ndim == 1 else
                                                                [[1., 0., 1.], [0., 0., 1.]], dtype=x.dtype), d)),

@@ -16,3 +16,5 @@ from .shape_more import *  # noqa: F401,F403
 from .indexing_more import *  # noqa: F401,F403
 from .reduce_more import *  # noqa: F401,F403
 from .linalg_more import *  # noqa: F401,F403
+from .pointwise_more import *  # noqa: F401,F403
+from .logical import *  # noqa: F401,F403

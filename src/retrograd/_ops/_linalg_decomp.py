@@ -17,6 +17,7 @@ PyTorch's message.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -24,13 +25,11 @@ import numpy as np
 from .. import _creation as C
 from .. import return_types as RT
 from .._tensor import Tensor
-from ._common import wrap_dim
 from ._registry import apply, primitive
 from .convert import clone
 from .linalg import matmul
-from .pointwise import abs, eq, sign, where
-from .reduce import sum, unsqueeze_dims
-from .shape import permute, slice_dim, squeeze, transpose, unsqueeze
+from .pointwise import where
+from .shape import slice_dim, squeeze, transpose, unsqueeze
 
 _wrap = Tensor._wrap
 
@@ -61,6 +60,24 @@ def _ex2(x: Tensor) -> Tensor:
 def _diag_embed(v: Tensor) -> Tensor:
     """(..., n) -> (..., n, n) with v on the diagonal, as a broadcast product (differentiable)."""
     return unsqueeze(v, -2) * _eye(v._data.shape[-1], v)
+
+
+def out_arg(fn):
+    """Support PyTorch's ``out=`` for a function: the result is copied into ``out`` (resized
+    as PyTorch does); tuple results go into a tuple of tensors."""
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        res = fn(*args, **kwargs)
+        if out is None:
+            return res
+        from .pointwise import _out
+
+        if isinstance(res, tuple):
+            for r, o in zip(res, out):
+                _out(r, o)
+            return type(res)(tuple(out)) if hasattr(res, "_fields") else tuple(out)
+        return _out(res, out)
+    return wrapper
 
 
 def _type_name(t: Tensor) -> str:
@@ -149,6 +166,7 @@ _inv = primitive("linalg_inv", _inv_fw, node="LinalgInvExBackward0",
                  A=lambda g, out: -matmul(mT(out), matmul(g, mT(out))))
 
 
+@out_arg
 def inv(A: Tensor, *, out=None) -> Tensor:
     """Inverse of a square matrix (or a batch of them).
 
@@ -193,6 +211,7 @@ _det = primitive("linalg_det", _det_fw, node="LinalgDetBackward0",
                  A=lambda g, A, out: _det_backward(g, A, out))
 
 
+@out_arg
 def det(A: Tensor, *, out=None) -> Tensor:
     """Determinant of a square matrix (or batch).
 
@@ -213,6 +232,7 @@ _slogdet = primitive("linalg_slogdet", _slogdet_fw, node="LinalgSlogdetBackward0
                      A=lambda g, A: _ex2(g[1]) * mT(inv(A)))
 
 
+@out_arg
 def slogdet(A: Tensor, *, out=None):
     """(sign, log|det|) of a square matrix: ``torch.linalg.slogdet``.
 
@@ -259,6 +279,7 @@ _solve = primitive("linalg_solve", _solve_fw, node="LinalgSolveExBackward0",
                    B=lambda g, A, left: _solve_grad_B(g, A, left))
 
 
+@out_arg
 def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
     """X with AX = B (or XA = B when ``left=False``); B may be a (batch of) vector(s).
 
@@ -281,6 +302,87 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eqn} "
                            f"({a[-2]}x{a[-1]} and {bm[0]}x{bm[1]})")
     return apply(_solve, (A, B), {"left": bool(left), "vec": bool(vec)})
+
+
+# ---------------------------------------------------------------- solve_triangular
+def _triangle(n: int, upper: bool, unitriangular: bool) -> np.ndarray:
+    """0/1 mask of the triangle a triangular solve reads (without the diagonal if unit)."""
+    k = 1 if unitriangular else 0
+    return np.triu(np.ones((n, n)), k) if upper else np.tril(np.ones((n, n)), -k)
+
+
+def _solve_triangular_fw(A, B, *, upper, left, unitriangular):
+    n = A.shape[-1]
+    T = A * _triangle(n, upper, unitriangular).astype(A.dtype)
+    if unitriangular:
+        T = T + np.eye(n, dtype=A.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        try:
+            if left:
+                return np.linalg.solve(T, B)
+            return np.swapaxes(np.linalg.solve(np.swapaxes(T, -1, -2), np.swapaxes(B, -1, -2)), -1, -2)
+        except np.linalg.LinAlgError:
+            raise LinAlgError("linalg.solve_triangular: The diagonal of A has a zero: the system has no "
+                              "unique solution.") from None
+
+
+def _solve_triangular_grads(g, A, X, upper, left, unitriangular):
+    gB = solve_triangular(mT(A), g, upper=not upper, left=left, unitriangular=unitriangular)
+    gA = -matmul(gB, mT(X)) if left else -matmul(mT(X), gB)
+    return gA * _const(_triangle(A._data.shape[-1], upper, unitriangular), gA), gB
+
+
+_solve_triangular = primitive(
+    "linalg_solve_triangular", _solve_triangular_fw, node="LinalgSolveTriangularBackward0",
+    A=lambda g, A, out, upper, left, unitriangular: _solve_triangular_grads(g, A, out, upper, left, unitriangular)[0],
+    B=lambda g, A, upper, left, unitriangular: solve_triangular(mT(A), g, upper=not upper, left=left,
+                                                                unitriangular=unitriangular))
+
+
+@out_arg
+@out_arg
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False,
+                     out=None) -> Tensor:
+    """X with AX = B (XA = B when ``left=False``) for a triangular A; only A's triangle is read.
+
+    >>> import retrograd as torch
+    >>> torch.linalg.solve_triangular(torch.tensor([[2., 1.], [0., 4.]]), torch.tensor([[3.], [4.]]), upper=True)
+    tensor([[1.],
+            [1.]])
+    """
+    check_matrix(A, "linalg.solve_triangular")
+    if B._data.ndim < 2:
+        raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type "
+                           f"{_type_name(A)} and B of type {_type_name(B)} instead")
+    n, b = A._data.shape[-1], B._data.shape
+    if (b[-2] if left else b[-1]) != n:
+        eqn = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation {eqn} "
+                           f"({n}x{n} and {b[-2]}x{b[-1]})")
+    return apply(_solve_triangular, (A, B), {"upper": bool(upper), "left": bool(left),
+                                             "unitriangular": bool(unitriangular)})
+
+
+@out_arg
+def matrix_rank(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tensor:
+    """Number of singular values above max(atol, rtol * largest) (int64, no gradient).
+
+    >>> import retrograd as torch
+    >>> torch.linalg.matrix_rank(torch.tensor([[1., 2.], [2., 4.]]))
+    tensor(1)
+    """
+    check_matrix(A, "linalg.matrix_rank", square=hermitian)
+    a = A._data
+    atol_, rtol_ = _tol(atol), _tol(rtol)
+    if rtol_ is None:
+        rtol_ = 0.0 if (atol_ is not None and atol_ > 0) else float(np.finfo(a.dtype).eps) * max(a.shape[-2:])
+    S = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    if S.shape[-1] == 0:
+        return _wrap(np.zeros(a.shape[:-2], np.int64), False, None, 0)
+    tol = np.maximum(atol_ or 0.0, rtol_ * S.max(-1, keepdims=True))
+    return _wrap(np.asarray((S > tol).sum(-1), dtype=np.int64), False, None, 0)
 
 
 # ---------------------------------------------------------------- cholesky
@@ -309,6 +411,7 @@ _cholesky_legacy = primitive("cholesky_legacy", _cholesky_fw, node="CholeskyBack
                              A=lambda g, out, upper: _cholesky_backward(g, out, upper))
 
 
+@out_arg
 def cholesky(A: Tensor, *, upper: bool = False, out=None) -> Tensor:
     """Cholesky factor L (A = L L^T) of a symmetric positive-definite matrix.
 
@@ -321,6 +424,7 @@ def cholesky(A: Tensor, *, upper: bool = False, out=None) -> Tensor:
     return apply(_cholesky, (A,), {"upper": bool(upper), "fname": "linalg.cholesky"})
 
 
+@out_arg
 def cholesky_legacy(input: Tensor, upper: bool = False, *, out=None) -> Tensor:
     """``torch.cholesky`` (deprecated in PyTorch, which warns once)."""
     import warnings
@@ -354,6 +458,7 @@ _cholesky_solve = primitive("cholesky_solve", _cholesky_solve_fw, node="Cholesky
                             L=lambda g, L, out, upper: _cholesky_solve_grad_L(g, L, out, upper))
 
 
+@out_arg
 def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False, *, out=None) -> Tensor:
     """X with A X = B given A's Cholesky factor L (A = L L^T, or U^T U when ``upper``)."""
     if B._data.ndim < 2:
@@ -384,6 +489,7 @@ _cholesky_inverse = primitive("cholesky_inverse", _cholesky_inverse_fw, node="Ch
                               L=lambda g, L, out, upper: _cholesky_inverse_backward(g, L, out, upper))
 
 
+@out_arg
 def cholesky_inverse(L: Tensor, upper: bool = False, *, out=None) -> Tensor:
     """Inverse of A = L L^T (or U^T U) from its Cholesky factor."""
     check_matrix(L, "cholesky_inverse")
@@ -436,6 +542,7 @@ _qr = primitive("linalg_qr", _qr_fw, node="LinalgQrBackward0", n_out=2,
                 A=lambda g, out, A, mode: _qr_backward(g, out, A, mode))
 
 
+@out_arg
 def qr(A: Tensor, mode: str = "reduced", *, out=None):
     """QR decomposition: ``(Q, R)`` with Q orthonormal columns and R upper triangular.
 
@@ -451,6 +558,7 @@ def qr(A: Tensor, mode: str = "reduced", *, out=None):
     return RT.linalg_qr(apply(_qr, (A,), {"mode": mode}))
 
 
+@out_arg
 def qr_legacy(input: Tensor, some: bool = True, *, out=None):
     """``torch.qr(A, some)`` (deprecated in PyTorch): ``linalg.qr`` with mode 'reduced'/'complete'."""
     import warnings
@@ -489,6 +597,7 @@ def _check_uplo(UPLO: str) -> None:
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
 
 
+@out_arg
 def eigh(A: Tensor, UPLO: str = "L", *, out=None):
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix.
 
@@ -501,6 +610,7 @@ def eigh(A: Tensor, UPLO: str = "L", *, out=None):
     return RT.linalg_eigh(apply(_eigh, (A,), {"UPLO": UPLO}))
 
 
+@out_arg
 def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
     """Eigenvalues (ascending) of a symmetric matrix."""
     check_matrix(A, "linalg.eigvalsh")
@@ -549,6 +659,7 @@ _svd = primitive("linalg_svd", _svd_fw, node="LinalgSvdBackward0", n_out=3,
                  A=lambda g, out, full_matrices: _svd_backward(g, out, full_matrices))
 
 
+@out_arg
 def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
     """Singular value decomposition ``(U, S, Vh)`` with A = U diag(S) Vh.
 
@@ -560,12 +671,14 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
     return RT.linalg_svd(apply(_svd, (A,), {"full_matrices": bool(full_matrices)}))
 
 
+@out_arg
 def svdvals(A: Tensor, *, driver=None, out=None) -> Tensor:
     """Singular values, descending."""
     check_matrix(A, "linalg.svdvals", square=False)
     return apply(_svd, (A,), {"full_matrices": False})[1]
 
 
+@out_arg
 def svd_legacy(input: Tensor, some: bool = True, compute_uv: bool = True, *, out=None):
     """``torch.svd``: ``(U, S, V)`` with V (not Vh); zero U, V when ``compute_uv=False``."""
     check_matrix(input, "linalg.svd", square=False)
@@ -622,6 +735,7 @@ def _tol(x) -> float | None:
     return float(x.item() if isinstance(x, Tensor) else x)
 
 
+@out_arg
 def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tensor:
     """Moore-Penrose pseudo-inverse; singular values <= max(atol, rtol * s_max) count as zero.
 
@@ -633,7 +747,8 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, out=None) 
     check_matrix(A, "linalg.pinv", square=hermitian)
     atol_, rtol_ = _tol(atol), _tol(rtol)
     if rtol_ is None:
-        rtol_ = 0.0 if (atol_ is not None and atol_ > 0) else float(np.finfo(A._data.dtype).eps) * max(A._data.shape[-2:])
+        rtol_ = 0.0 if (atol_ is not None and atol_ > 0) else \
+            float(np.finfo(A._data.dtype).eps) * max(A._data.shape[-2:])
     return apply(_pinv, (A,), {"atol": atol_ or 0.0, "rtol": rtol_, "hermitian": bool(hermitian)})
 
 
@@ -644,6 +759,7 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
 
 
 # ---------------------------------------------------------------- matrix_power
+@out_arg
 def matrix_power(A: Tensor, n: int, *, out=None) -> Tensor:
     """A @ A @ ... (n times); n = 0 gives the identity, n < 0 powers of the inverse.
 
@@ -743,14 +859,14 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     if driver is None:
         driver = "gelsy"
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
-        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
     if A._data.dtype != B._data.dtype:
         raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
                            f"input's dtype {A.dtype} and other's dtype {B.dtype}")
     m, n = A._data.shape[-2:]
     vec = B._data.ndim == A._data.ndim - 1
     if (B._data.shape[-1] if vec else B._data.shape[-2]) != m:
-        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     a = A._data
     if rcond is None:
         rcond = float(np.finfo(a.dtype).eps) * max(m, n)
@@ -762,214 +878,3 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     rank_t = _wrap(np.zeros((0,), np.int64) if driver == "gels" else np.asarray(rank), False, None, 0)
     sv_t = _wrap(sv.astype(a.dtype) if driver in ("gelsd", "gelss") else np.zeros((0,), a.dtype), False, None, 0)
     return RT.linalg_lstsq((X, res, rank_t, sv_t))
-
-
-# ---------------------------------------------------------------- diagonal (linalg.diagonal)
-def _diagonal_fw(a, *, offset, dim1, dim2):
-    d = np.diagonal(a, offset, dim1, dim2)
-    if a.flags.writeable:
-        d.flags.writeable = True  # a writable view, as PyTorch's
-    return d
-
-
-def _diagonal_backward_fw(grad, *, shape, offset, dim1, dim2):
-    z = np.zeros(shape, dtype=grad.dtype)
-    _diagonal_fw(z, offset=offset, dim1=dim1, dim2=dim2)[...] = grad
-    return z
-
-
-_diagonal = primitive("linalg_diagonal", _diagonal_fw, node="DiagonalBackward0",
-                      a=lambda g, a_shape, offset, dim1, dim2: apply(
-                          _diagonal_backward, (g,), {"shape": a_shape, "offset": offset, "dim1": dim1, "dim2": dim2}))
-_diagonal_backward = primitive("linalg_diagonal_backward", _diagonal_backward_fw, node="DiagonalBackwardBackward0",
-                               grad=lambda g, offset, dim1, dim2: apply(
-                                   _diagonal, (g,), {"offset": offset, "dim1": dim1, "dim2": dim2}))
-
-
-def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
-    """The diagonal (``offset`` above it when > 0) of the matrices over dims dim1, dim2 (a view)."""
-    from .shape import _as_view
-
-    n = A._data.ndim
-    d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
-    if d1 == d2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return _as_view(apply(_diagonal, (A,), {"offset": int(offset), "dim1": d1, "dim2": d2}), A)
-
-
-# ---------------------------------------------------------------- amax / amin for matrix norms
-def _amax_backward(g, x, out, dim, keepdim):
-    shape = x._data.shape
-    g = unsqueeze_dims(g, (dim,), keepdim, shape)
-    out = unsqueeze_dims(out, (dim,), keepdim, shape)
-    mask = eq(x, out).to(x.dtype)
-    return g * mask / sum(mask, dim, keepdim=True)
-
-
-_amax = primitive("linalg_amax", lambda x, *, dim, keepdim: np.asarray(np.max(x, axis=dim, keepdims=keepdim)),
-                  node="AmaxBackward0", x=_amax_backward)
-_amin = primitive("linalg_amin", lambda x, *, dim, keepdim: np.asarray(np.min(x, axis=dim, keepdims=keepdim)),
-                  node="AminBackward0", x=_amax_backward)
-
-
-def _max_min(x: Tensor, dim: int, keepdim: bool, largest: bool) -> Tensor:
-    return apply(_amax if largest else _amin, (x,), {"dim": wrap_dim(dim, x._data.ndim), "keepdim": bool(keepdim)})
-
-
-# ---------------------------------------------------------------- norms
-def _vector_norm_fw(x, *, ord, dims, keepdim):
-    a = np.abs(x)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        if ord == 2:
-            r = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
-        elif ord == math.inf:
-            r = np.max(a, axis=dims, keepdims=keepdim)
-        elif ord == -math.inf:
-            r = np.min(a, axis=dims, keepdims=keepdim)
-        elif ord == 0:
-            r = np.sum(a != 0, axis=dims, keepdims=keepdim)
-        elif ord == 1:
-            r = np.sum(a, axis=dims, keepdims=keepdim)
-        else:
-            r = np.sum(a ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
-    return np.asarray(r, dtype=x.dtype)
-
-
-def _vector_norm_backward(g, x, out, ord, dims, keepdim):
-    shape = x._data.shape
-    red = tuple(range(len(shape))) if dims is None else dims
-    g = unsqueeze_dims(g, red, keepdim, shape)
-    out = unsqueeze_dims(out, red, keepdim, shape)
-    if ord == 0:
-        return None
-    if ord == 1:
-        return sign(x) * g
-    if ord == 2:
-        return g * where(out == 0, 0.0, x / out)
-    ax = abs(x)
-    if math.isinf(ord):
-        mask = eq(ax, out).to(x.dtype)
-        return sign(x) * (g / sum(mask, red, keepdim=True)) * mask
-    if ord < 1:
-        return sign(x) * where(x == 0, 0.0, ax ** (ord - 1)) * g * out ** (1 - ord)
-    scale = where(out == 0, 0.0, g / out ** (ord - 1))
-    if ord < 2:
-        return sign(x) * ax ** (ord - 1) * scale
-    return x * ax ** (ord - 2) * scale
-
-
-_vector_norm = primitive("linalg_vector_norm", _vector_norm_fw, node="LinalgVectorNormBackward0",
-                         x=lambda g, x, out, ord, dims, keepdim: _vector_norm_backward(g, x, out, ord, dims, keepdim))
-
-
-def _norm_dims(dim, ndim: int):
-    if dim is None:
-        return None
-    if isinstance(dim, (int, np.integer)):
-        return (wrap_dim(dim, ndim),)
-    dims = tuple(wrap_dim(d, ndim) for d in dim)
-    if len(set(dims)) != len(dims):
-        raise RuntimeError(f"dim {next(d for d in dims if dims.count(d) > 1)} appears multiple times in the list of dims")
-    return tuple(sorted(dims)) if dims else None
-
-
-def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
-    """The ``ord``-norm of x as a vector (over ``dim`` or all elements).
-
-    >>> import retrograd as torch
-    >>> torch.linalg.vector_norm(torch.tensor([3., 4.]))
-    tensor(5.)
-    """
-    if isinstance(ord, str):
-        raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not str")
-    if x._data.dtype.kind != "f":
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_type_name(x)}")
-    ord = float(ord)
-    dims = _norm_dims(dim, x._data.ndim)
-    if x._data.size == 0 and (ord < 0 or ord == math.inf):
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because the "
-                           "operation does not have an identity")
-    return apply(_vector_norm, (x,), {"ord": ord, "dims": dims, "keepdim": bool(keepdim)}, dtype)
-
-
-def _backshift(d0: int, d1: int, ndim: int) -> list:
-    return [d for d in range(ndim) if d not in (d0, d1)] + [d0, d1]
-
-
-def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
-    """Matrix norms: 'fro', 'nuc', 1, -1, 2, -2, inf, -inf (over the two dims in ``dim``).
-
-    >>> import retrograd as torch
-    >>> torch.linalg.matrix_norm(torch.tensor([[1., -2.], [3., 4.]]), 1)
-    tensor(6.)
-    """
-    if A._data.ndim < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-    if A._data.dtype.kind != "f":
-        raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_type_name(A)}")
-    n = A._data.ndim
-    d0, d1 = (wrap_dim(d, n) for d in dim)
-    if d0 == d1:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
-    if isinstance(ord, str):
-        if ord == "fro":
-            return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
-        if ord != "nuc":
-            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-        abs_ord = None
-    else:
-        abs_ord = abs_float(ord)
-        if abs_ord not in (1.0, 2.0, math.inf):
-            raise RuntimeError(f"linalg.matrix_norm: Order {ord:g} not supported.")
-    if dtype is not None:
-        A = A.to(dtype)
-    if abs_ord is None or abs_ord == 2.0:
-        perm = _backshift(d0, d1, n)
-        sv = svdvals(permute(A, perm))
-        res = sum(sv, -1) if abs_ord is None else _max_min(sv, -1, False, ord > 0)
-        if keepdim:
-            res = permute(unsqueeze(unsqueeze(res, -1), -1), tuple(np.argsort(perm).tolist()))
-        return res
-    if abs_ord == math.inf:
-        d0, d1 = d1, d0
-    if not keepdim and d0 < d1:
-        d1 -= 1
-    return _max_min(vector_norm(A, 1.0, (d0,), keepdim), d1, keepdim, ord > 0)
-
-
-def abs_float(x) -> float:
-    return math.fabs(float(x))
-
-
-def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
-    """``torch.linalg.norm``: a vector norm, or a matrix norm when ``ord`` is a string, ``dim``
-    has two entries, or A is 2-d with ``ord`` given.
-
-    >>> import retrograd as torch
-    >>> torch.linalg.norm(torch.tensor([[3., 0.], [0., 4.]]))
-    tensor(5.)
-    """
-    if isinstance(dim, (int, np.integer)):
-        dim = (int(dim),)
-    if dim is not None:
-        if len(dim) not in (1, 2):
-            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}")
-    elif ord is not None and A._data.ndim not in (1, 2):
-        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
-                           f"Got {A._data.ndim}D.")
-    if isinstance(ord, str) or (ord is not None and ((dim is not None and len(dim) == 2)
-                                                     or (dim is None and A._data.ndim == 2))):
-        return matrix_norm(A, ord, dim if dim is not None else (0, 1), keepdim, dtype=dtype)
-    return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
-
-
-def norm_legacy(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None) -> Tensor:
-    """``torch.norm`` / ``Tensor.norm``: dispatches to vector_norm or matrix_norm as PyTorch does."""
-    _dim = [dim] if isinstance(dim, (int, np.integer)) else dim
-    if isinstance(p, str):
-        if p == "fro" and (dim is None or isinstance(dim, (int, np.integer)) or len(dim) <= 2):
-            return vector_norm(input, 2, _dim, keepdim, dtype=dtype)
-        if _dim is None:
-            _dim = list(range(input._data.ndim))
-        return matrix_norm(input, p, _dim, keepdim, dtype=dtype)
-    return vector_norm(input, 2.0 if p is None else p, _dim, keepdim, dtype=dtype)

@@ -112,7 +112,13 @@ _inside: dict = {}
 
 def _site():
     """(filename, lineno) of the first frame outside retrograd: where the user made a node."""
-    f = _getframe(3)
+    # Frames: 0 _site, 1 _record, 2 apply, 3 the op's function, 4 usually the user's code.
+    # Jumping straight to 4 skips materialising the op function's frame object (the
+    # user's frame object already exists and is reused); deeper chains walk outwards.
+    try:
+        f = _getframe(4)
+    except ValueError:  # apply() called from the outermost frame
+        f = _getframe(3)
     while f is not None:
         fn = f.f_code.co_filename
         inside = _inside.get(fn)
@@ -278,10 +284,13 @@ def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None):
 
         after_inplace_on_view(target)
         return target
-    if static:
-        out = op.forward(*[t._data for t in tensors], **static)
-    else:
-        out = op.forward(*[t._data for t in tensors])
+    try:
+        if static:
+            out = op.forward(*[t._data for t in tensors], **static)
+        else:
+            out = op.forward(*[t._data for t in tensors])
+    except (ValueError, IndexError, TypeError) as exc:
+        raise _translate(op, tensors, exc) from None
     _write(target, out)
     return target
 

@@ -15,9 +15,10 @@ _to_dtype = primitive("to_dtype", lambda a, *, npd: a.astype(npd), node="ToCopyB
 # copy_(self, src): self's old value gets no gradient; src gets g (summed, cast by the engine).
 _copy = primitive("copy_", lambda a, b: np.broadcast_to(b, a.shape).astype(a.dtype, copy=True),
                   node="torch::autograd::CopyBackwards", a=lambda g: g * 0, b=lambda g: g)
-_fill = primitive("fill_", lambda a, *, value: np.full(a.shape, value, dtype=a.dtype), node="FillBackward0",
+# fill_ is only in-place; PyTorch numbers its in-place overloads' nodes 2 (Scalar) and 3 (Tensor)
+_fill = primitive("fill_", lambda a, *, value: np.full(a.shape, value, dtype=a.dtype), node="FillBackward2",
                   a=lambda g: g * 0)
-_fill_t = primitive("fill_tensor", lambda a, v: np.full(a.shape, v, dtype=a.dtype), node="FillBackward1",
+_fill_t = primitive("fill_tensor", lambda a, v: np.full(a.shape, v, dtype=a.dtype), node="FillBackward3",
                     a=lambda g: g * 0, v=lambda g: g.sum())
 _zero = primitive("zero_", lambda a: np.zeros(a.shape, dtype=a.dtype), node="ZeroBackward0",
                   a=lambda g: g * 0)

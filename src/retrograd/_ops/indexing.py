@@ -6,6 +6,8 @@ the ``index`` primitive, whose dual is ``index_backward`` (scatter-add into zero
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -57,9 +59,15 @@ _index_put_view = primitive("index_put_view", _put_fw, node="CopySlices",
 _index_put_fill = primitive("index_put_fill", _put_fw, node="FillBackward3",
                             a=lambda g, key, accumulate: g if accumulate else _zero_at(g, key),
                             v=lambda g, key: apply(_index, (g,), {"key": key}))
+_index_put_copy = primitive("index_put_copy", _put_fw, node="CopyBackwards",
+                            a=lambda g, key, accumulate: g if accumulate else _zero_at(g, key),
+                            v=lambda g, key: apply(_index, (g,), {"key": key}))
 _alias = primitive("alias", lambda a: a.view(), node="AliasBackward0", a=lambda g: g)
 
 _INDEX_TYPES_MSG = "tensors used as indices must be long, int, byte or bool tensors"
+_SEQ_WARNING = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor "
+                "index, x[torch.tensor(seq)], which will result either in an error or a different result")
 
 
 def _is_advanced(k) -> bool:
@@ -175,6 +183,7 @@ def _plan(shape, key):
     if isinstance(key, tuple):
         items = key
     elif isinstance(key, list) and _seq_as_tuple(key):
+        warnings.warn(_SEQ_WARNING, UserWarning, stacklevel=3)
         items = tuple(key)
     else:
         items = (key,)
@@ -231,15 +240,16 @@ def _plan(shape, key):
             dim += 1
         else:
             n = k.ndim if k.dtype == np.bool_ else 1
-            if k.dtype == np.bool_:
-                _check_mask(k, cur, dim)
-            else:
-                _check_bounds(k, cur, dim, len(adv))
             adv.append((dim, k))
             basic.extend([slice(None)] * n)
             dim += n
     if not adv:
         return steps, None, tuple(basic), items
+    for j, (d, arr) in enumerate(adv):  # checked on the result of the basic part, as PyTorch does
+        if arr.dtype == np.bool_:
+            _check_mask(arr, cur, d)
+        else:
+            _check_bounds(arr, cur, d, j)
     akey, pos = [], 0
     for d, arr in adv:
         akey.extend([slice(None)] * (d - pos))
@@ -249,8 +259,11 @@ def _plan(shape, key):
 
 
 def _full(s) -> bool:
+    """A step that is a ``:`` slice (PyTorch skips those inside tuple keys)."""
+    if s[0] != "slice":
+        return False
     k = s[2]
-    return s[0] == "slice" and k.start is None and k.stop is None and k.step in (None, 1)
+    return k.start is None and k.stop is None and k.step in (None, 1)
 
 
 def _apply_steps(t: Tensor, steps, bare: bool) -> Tensor:
@@ -265,11 +278,20 @@ def _apply_steps(t: Tensor, steps, bare: bool) -> Tensor:
     return t
 
 
+_PLAIN = (int, type(None))
+
+
 def getitem(self: Tensor, key) -> Tensor:
     """``self[key]`` with PyTorch's semantics: the basic part (ints, slices, None, ...) as views
     applied first, then integer-array / mask indexing on the result (IndexBackward0)."""
-    if type(key) is int and self._data.ndim:
+    tk = type(key)
+    if tk is int and self._data.ndim:
         return select(self, 0, key)
+    if tk is slice and self._data.ndim and type(key.start) in _PLAIN and type(key.stop) in _PLAIN \
+            and type(key.step) in _PLAIN:
+        if key.step is not None and key.step <= 0:
+            raise ValueError("step must be greater than zero")
+        return slice_dim(self, 0, key.start, key.stop, 1 if key.step is None else key.step)
     steps, adv_key, _, _ = _plan(self._data.shape, key)
     out = _apply_steps(self, steps, isinstance(key, slice))
     if adv_key is not None:
@@ -306,7 +328,7 @@ def setitem(self: Tensor, key, value) -> None:
     steps, adv_key, basic, items = _plan(shape, key)
     through_view = any(not _full(s) for s in steps)
     if adv_key is None:
-        op = _index_put_view if through_view else _index_put_fill
+        op = _index_put_view if through_view else _index_put_copy if isinstance(value, Tensor) else _index_put_fill
         np_key = basic
     else:
         op = _index_put_view if through_view else _index_put
@@ -318,12 +340,6 @@ def setitem(self: Tensor, key, value) -> None:
     target = _region_shape(shape, np_key)
     if isinstance(value, Tensor):
         v = _strip_leading_ones(value)
-        if adv_key is not None and v._data.dtype != self._data.dtype:
-            from .._tensor import _scalar_type_name
-
-            raise RuntimeError(
-                "Index put requires the source and destination dtypes match, got "
-                f"{_scalar_type_name(self.dtype)} for the destination and {_scalar_type_name(v.dtype)} for the source.")
     else:
         v = Tensor._wrap(np.asarray(value, dtype=self._data.dtype), False, None, 0)
     if adv_key is None:
@@ -338,9 +354,30 @@ def setitem(self: Tensor, key, value) -> None:
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape [{', '.join(map(str, v._data.shape))}] cannot be broadcast to "
                 f"indexing result of shape [{', '.join(map(str, target))}]") from None
+        if v._data.dtype != self._data.dtype:
+            from .._tensor import _scalar_type_name
+
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{_scalar_type_name(self.dtype)} for the destination and {_scalar_type_name(v.dtype)} for the source.")
     if through_view and grad_mode.state.enabled and self._requires_grad and self._grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    apply_inplace(op, self, (v,), {"key": np_key, "accumulate": False})
+    if grad_mode.state.enabled and (self._requires_grad or v._requires_grad):
+        apply_inplace(op, self, (v,), {"key": np_key, "accumulate": False})
+        return
+    # No graph to record: write straight into the data (one copy instead of two).
+    from .._tensor import check_inplace
+
+    check_inplace(self, (v,))
+    try:
+        self._data[np_key] = v._data
+    except ValueError:
+        if not self._data.flags.writeable:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location. Please clone() the tensor before performing the operation.") from None
+        raise
+    self._vc[0] += 1
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False):

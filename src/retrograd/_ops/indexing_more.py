@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype as D
 from .._tensor import Tensor
 from ._common import broadcast_error, shape_str, to_tensor, wrap_dim
 from ._registry import apply, apply_inplace, primitive
@@ -101,7 +100,7 @@ def _check_gather(name: str, input: Tensor, dim: int, index: np.ndarray, src_sha
                 f"apart from dimension {d} and to be no larger size than src {shape_str(src_shape)}")
     if index.size:
         size = ishape[d]
-        bad = index[(index < -size) | (index >= size)] if True else None
+        bad = index[(index < 0) | (index >= size)]
         if bad.size:
             raise RuntimeError(f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}")
     return d
@@ -117,7 +116,6 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
     """
     idx = _np_index(index, "gather")
     d = _check_gather("gather", input, dim, idx)
-    idx = idx % (input._data.shape[d] if input._data.ndim else 1)
     return apply(_gather, (input,), {"dim": d, "index": idx})
 
 
@@ -159,11 +157,35 @@ def _scatter_value_np(a, *, dim, index, value):
     return out
 
 
+def _embed_np(grad, *, shape):
+    out = np.zeros(shape, dtype=grad.dtype)
+    out[tuple(slice(0, s) for s in grad.shape)] = grad
+    return out
+
+
+# src may be larger than index: only its leading block is used, the rest gets zero gradient.
+_embed = primitive("embed", _embed_np, node="ConstantPadNdBackward0",
+                   grad=lambda g, grad_shape: apply(_crop, (g,), {"shape": grad_shape}))
+_crop = primitive("crop", lambda a, *, shape: a[tuple(slice(0, s) for s in shape)].copy(), node="SliceBackward0",
+                  a=lambda g, a_shape: apply(_embed, (g,), {"shape": a_shape}))
+
+
+def _src_grad(g: Tensor, dim: int, index: np.ndarray, src_shape) -> Tensor:
+    r = apply(_gather, (g,), {"dim": dim, "index": index})
+    if tuple(r.shape) == tuple(src_shape) or not src_shape:
+        return r
+    return apply(_embed, (r,), {"shape": tuple(src_shape)})
+
+
 _scatter_src = primitive("scatter_src", _scatter_src_np, node="ScatterBackward0",
-                         a=lambda g, dim, index: apply(_scatter_value, (g,), {"dim": dim, "index": index, "value": 0}),
-                         src=lambda g, dim, index: apply(_gather, (g,), {"dim": dim, "index": index}))
+                         a=lambda g, dim, index: _zero_scattered(g, dim, index),
+                         src=lambda g, src_shape, dim, index: _src_grad(g, dim, index, src_shape))
 _scatter_value = primitive("scatter_value", _scatter_value_np, node="ScatterBackward1",
-                           a=lambda g, dim, index: apply(_scatter_value, (g,), {"dim": dim, "index": index, "value": 0}))
+                           a=lambda g, dim, index: _zero_scattered(g, dim, index))
+
+
+def _zero_scattered(g: Tensor, dim: int, index: np.ndarray) -> Tensor:
+    return apply(_scatter_value, (g,), {"dim": dim, "index": index, "value": 0})
 
 
 def _not_implemented(name: str, exc=RuntimeError):
@@ -191,8 +213,7 @@ def _scatter_args(input, dim, index, src, value, name="scatter"):
     if src is not None and not isinstance(src, Tensor):
         value, src = src, None
     d = _check_gather(name, input, dim, idx, None if src is None else src._data.shape)
-    size = input._data.shape[d] if input._data.ndim else 1
-    return d, idx % size, src, value
+    return d, idx, src, value
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, reduce: str | None = None,
@@ -244,7 +265,7 @@ def _scatter_add_np(a, src, *, dim, index):
 
 _scatter_add = primitive("scatter_add", _scatter_add_np, node="ScatterAddBackward0",
                          a=lambda g: g,
-                         src=lambda g, dim, index: apply(_gather, (g,), {"dim": dim, "index": index}))
+                         src=lambda g, src_shape, dim, index: _src_grad(g, dim, index, src_shape))
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -322,7 +343,7 @@ def _scatter_reduce_grads(g, self, src, result, dim, index, reduce, include_self
         grad_self = g * masked_self_result / masked_self
         src_zero = src == 0
         src_num_zeros = gat(scatter_add(_zeros_like(self), dim, ix, src_zero.to(self.dtype)))
-        src_single_zero = src_zero & (src_num_zeros == 1)
+        src_single_zero = src_zero * (src_num_zeros == 1)  # logical and of two bool tensors
         masked_src = masked_fill(src, src_single_zero, 1)
         masked_src_result = scatter_reduce(self, dim, ix, masked_src, reduce, include_self=include_self)
         from .pointwise import where
@@ -395,13 +416,13 @@ def _index_add_np(a, src, *, dim, index, alpha):
 
 _index_select = primitive("index_select", lambda a, *, dim, index: a[_dim_key(dim, index)] if a.ndim else a.copy(),
                           node="IndexSelectBackward0",
-                          a=lambda g, a_shape, a_dtype, dim, index: apply(
+                          a=lambda g, a_shape, dim, index: apply(
                               _index_add, (_const(np.zeros(a_shape, dtype=g._data.dtype)), g),
                               {"dim": dim, "index": index, "alpha": 1}))
 _index_add = primitive("index_add", _index_add_np, node="IndexAddBackward0",
                        a=lambda g: g,
-                       src=lambda g, dim, index, alpha: _scaled(apply(_index_select, (g,), {"dim": dim, "index": index}),
-                                                                alpha))
+                       src=lambda g, dim, index, alpha: _scaled(
+                           apply(_index_select, (g,), {"dim": dim, "index": index}), alpha))
 
 
 def _scaled(t: Tensor, alpha) -> Tensor:
@@ -415,14 +436,25 @@ def _index_1d(index, name: str) -> np.ndarray:
     return idx.reshape(-1)
 
 
-def _bounds(idx: np.ndarray, size: int, dim: int, msg: str | None = None) -> np.ndarray:
-    if idx.size:
-        bad = idx[(idx < -size) | (idx >= size)]
-        if bad.size:
-            if msg is not None:
-                raise IndexError(msg)
-            raise IndexError(f"index {int(bad[0])} is out of bounds for dimension {dim} with size {size}")
-    return idx % size if size else idx
+def _bounds(idx: np.ndarray, size: int, dim: int, kind: str) -> np.ndarray:
+    """Bounds with each op's PyTorch message; only index_fill accepts negative indices."""
+    if not idx.size:
+        return idx
+    lo = -size if kind == "index_fill" else 0
+    bad = idx[(idx < lo) | (idx >= size)]
+    if bad.size:
+        i = int(bad[0])
+        if kind == "index_select":
+            if i < 0 and dim != 0:  # PyTorch's two code paths word this differently
+                raise RuntimeError(f"INDICES element is out of DATA bounds, id={i} axis_dim={size}")
+            raise IndexError("index out of range in self")
+        msg = f"index {i} is out of bounds for dimension {dim} with size {size}"
+        if kind == "index_add":
+            raise RuntimeError(msg)
+        if kind == "index_copy":
+            raise IndexError("index_copy_(): " + msg)
+        raise IndexError(msg)
+    return idx % size if lo else idx
 
 
 def index_select(input: Tensor, dim: int, index: Tensor, *, out=None) -> Tensor:
@@ -436,7 +468,7 @@ def index_select(input: Tensor, dim: int, index: Tensor, *, out=None) -> Tensor:
     d = wrap_dim(dim, input._data.ndim)
     idx = _index_1d(index, "index_select")
     size = input._data.shape[d] if input._data.ndim else 1
-    idx = _bounds(idx, size, d, "index out of range in self")
+    idx = _bounds(idx, size, d, "index_select")
     return apply(_index_select, (input,), {"dim": d, "index": idx})
 
 
@@ -457,7 +489,7 @@ def _index_src_args(name: str, input: Tensor, dim: int, index, source: Tensor):
             raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
                                f"Got self.shape = {shape_str(ish)} source.shape = {shape_str(src_shape)}")
     size = ish[d] if ish else 1
-    idx = _bounds(idx, size, d)
+    idx = _bounds(idx, size, d, "index_copy" if name.startswith("index_copy") else "index_add")
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(f"{name}(): self ({input.dtype}) and source ({source.dtype}) must have the same scalar type"
                            .replace("torch.", ""))
@@ -520,7 +552,7 @@ def _fill_args(input: Tensor, dim: int, index, value, name: str):
     d = wrap_dim(dim, input._data.ndim)
     idx = _index_1d(index, name)
     size = input._data.shape[d] if input._data.ndim else 1
-    idx = _bounds(idx, size, d)
+    idx = _bounds(idx, size, d, "index_fill")
     if isinstance(value, Tensor) and value._data.ndim != 0:
         raise RuntimeError(f"{name} only supports a 0-dimensional value tensor, but got tensor with "
                            f"{value._data.ndim} dimension(s).")
@@ -565,11 +597,11 @@ _masked_fill_t = primitive("masked_fill_tensor", lambda a, v, *, mask: _masked_f
                            v=lambda g, mask: (g * _const(mask)).sum())
 
 
-def _broadcast_check(a_shape, m_shape):
+def _broadcast_check(a_shape, m_shape, mask_first: bool = True):
     try:
         return np.broadcast_shapes(a_shape, m_shape)
     except ValueError:
-        raise broadcast_error(a_shape, m_shape) from None
+        raise (broadcast_error(m_shape, a_shape) if mask_first else broadcast_error(a_shape, m_shape)) from None
 
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
@@ -591,7 +623,7 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
 
 def masked_fill_(self: Tensor, mask: Tensor, value) -> Tensor:
     m = _mask_np(mask, "masked_fill_")
-    _broadcast_check(self._data.shape, m.shape)
+    _broadcast_check(self._data.shape, m.shape, mask_first=False)
     if isinstance(value, Tensor):
         if value._data.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "

@@ -6,9 +6,10 @@ import numpy as np
 from .._tensor import Tensor
 from ._common import binary_operands
 from ._registry import apply, primitive
-from .shape import _unsafe_view, reshape, squeeze, sum_to, transpose, unsqueeze
+from .shape import _unsafe_view, reshape, sum_to, transpose, unsqueeze
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "ger"]
+METHODS = ["ger"]  # the rest are bound by _tensor_methods.METHODS
 
 _mm = primitive("mm", lambda a, b: a @ b, node="MmBackward0",
                 a=lambda g, b: mm(g, t_(b)),
@@ -33,11 +34,25 @@ def _dims(x: Tensor) -> str:
     return "x".join(str(s) for s in x._data.shape)
 
 
+# PyTorch's messages name C++ scalar types here ("float != double").
+CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
 def _same_dtype(a: Tensor, b: Tensor, name: str):
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
-                           if name == "mm" else
-                           f"expected scalar type {_tn(a)} but found {_tn(b)}")
+    if a._data.dtype == b._data.dtype:
+        if a._data.dtype.kind == "b" and name in ("mm", "dot", "mv", "bmm"):
+            impl = {"mm": "addmm_impl_cpu_", "mv": "addmv_impl_cpu"}.get(name, name)
+            raise NotImplementedError(f"\"{impl}\" not implemented for 'Bool'")
+        return
+    if name == "mm":
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[a.dtype.name]} != "
+                           f"{CPP_NAMES[b.dtype.name]}")
+    if name == "dot":
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_tn(a)} and {_tn(b)}")
+    if name == "mv":
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_tn(b)}, {_tn(a)}, and {_tn(b)}")
+    raise RuntimeError(f"expected scalar type {_tn(a)} but found {_tn(b)}")
 
 
 def _tn(x: Tensor) -> str:
@@ -60,7 +75,9 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
     """Matrix-vector product."""
-    if input._data.ndim != 2 or vec._data.ndim != 1 or input._data.shape[1] != vec._data.shape[0]:
+    if input._data.ndim != 2 or vec._data.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, {vec._data.ndim}")
+    if input._data.shape[1] != vec._data.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({input._data.shape[0] if input._data.ndim else 0}), "
                            f"mat ({_dims(input)}), vec ({vec._data.shape[0] if vec._data.ndim else 0})")
     _same_dtype(input, vec, "mv")
@@ -88,7 +105,9 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     return unsqueeze(input, 1) * vec2
 
 
-ger = outer
+def ger(input: Tensor, vec2: Tensor) -> Tensor:
+    """Alias of ``outer`` (PyTorch keeps the old name)."""
+    return outer(input, vec2)
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -101,6 +120,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{input._data.shape[0]}, "
             f"{input._data.shape[2]}] but got: [{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+    _same_dtype(input, mat2, "bmm")
     return apply(_bmm, (input, mat2))
 
 
@@ -112,7 +132,10 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     retrograd.Size([2])
     """
     if not isinstance(input, Tensor) or not isinstance(other, Tensor):
-        input, other, _ = binary_operands(input, other, "matmul")
+        # an ndarray operand (ndarray @ tensor): both in the promoted dtype
+        input, other, cast = binary_operands(input, other, "matmul")
+        if cast is not None:
+            input, other = input.to(cast), other.to(cast)
     na, nb = input._data.ndim, other._data.ndim
     if na == 0 or nb == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D")
@@ -128,7 +151,8 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         return apply(squeeze_matmul, (mm(unsqueeze(input, 0), other),), {"dims": (0,)})
     if na == 2 and nb == 2:
         return mm(input, other)
-    # batched
+    # batched (one of them has >= 3 dims): PyTorch's output is always an _unsafe_view of the
+    # folded mm / mv or of the bmm result (UnsafeViewBackward0), never a squeeze.
     a = unsqueeze(input, 0) if na == 1 else input
     b = unsqueeze(other, -1) if nb == 1 else other
     ka, kb = a._data.shape[-1], b._data.shape[-2]
@@ -136,21 +160,25 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a._data.shape[0]}, {ka}] but got: [{b._data.shape[0]}, {kb}].")
     try:
-        np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+        batch = np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
     except ValueError:
         from ._common import broadcast_error
 
         raise broadcast_error(a._data.shape[:-2], b._data.shape[:-2]) from None
-    _same_dtype(a, b, "bmm")
-    if b._data.ndim == 2:
+    out_shape = tuple(batch) + ((a._data.shape[-2],) if na > 1 else ()) + ((b._data.shape[-1],) if nb > 1 else ())
+    if na >= 3 and nb <= 2:
         # Fold the batch into rows: one BLAS call (what PyTorch does too).
-        out_shape = a._data.shape[:-1] + (b._data.shape[-1],)
-        out = apply(_unsafe_view, (mm(reshape(a, (-1, ka)), b),), {"shape": out_shape})
-    else:
-        out = apply(_bmm, (a, b))
-        out = apply(_unsafe_view, (out,), {"shape": out._data.shape})
-    if na == 1:
-        out = squeeze(out, -2)
-    if nb == 1:
-        out = squeeze(out, -1)
-    return out
+        _same_dtype(a, b, "mm")
+        return apply(_unsafe_view, (mm(reshape(a, (-1, ka)), b),), {"shape": out_shape})
+    if na <= 2 and input._requires_grad:
+        # PyTorch folds (other^T @ input^T)^T here so input's grad needs no batch-sized buffer.
+        _same_dtype(b, a, "mm")
+        folded = mm(reshape(transpose(other, -1, -2), (-1, kb)), transpose(a, -1, -2))
+        if na == 1:
+            return apply(_unsafe_view, (folded,), {"shape": out_shape})
+        from .shape import contiguous
+
+        res = apply(_unsafe_view, (folded,), {"shape": tuple(batch) + (b._data.shape[-1], a._data.shape[-2])})
+        return contiguous(transpose(res, -1, -2))
+    _same_dtype(a, b, "bmm")
+    return apply(_unsafe_view, (apply(_bmm, (a, b)),), {"shape": out_shape})

@@ -16,20 +16,21 @@ import numpy as np
 
 from .._tensor import Tensor, _scalar_type_name
 from . import _linalg_decomp as _D
+from ._linalg_decomp import out_arg
 from ._common import shape_str, wrap_dim
 from ._registry import apply, apply_inplace, primitive
 from .convert import clone
-from .linalg import matmul, mm, mv, outer
+from .linalg import CPP_NAMES, matmul, mm, mv, outer
 from .pointwise import abs, clamp, eq, mul, sign, sqrt, where
 from .reduce import sum
-from .shape import _unsafe_view, expand, permute, reshape, t, transpose, unsqueeze
+from .shape import _unsafe_view, expand, permute, reshape, t, unsqueeze
 
 __all__ = ["vdot", "inner", "einsum", "tensordot", "addmm", "addbmm", "baddbmm", "addmv", "addr", "kron",
            "cross", "trace", "cdist", "chain_matmul", "det", "inverse", "logdet", "slogdet", "cholesky",
-           "cholesky_solve", "cholesky_inverse", "qr", "svd", "pinverse", "matrix_power", "norm"]
+           "cholesky_solve", "cholesky_inverse", "qr", "svd", "pinverse", "matrix_power"]
 METHODS = ["vdot", "inner", "addmm", "addbmm", "baddbmm", "addmv", "addr", "addmm_", "addbmm_", "baddbmm_",
            "addmv_", "addr_", "kron", "cross", "trace", "det", "inverse", "logdet", "slogdet", "cholesky",
-           "cholesky_solve", "cholesky_inverse", "qr", "svd", "pinverse", "matrix_power", "norm"]
+           "cholesky_solve", "cholesky_inverse", "qr", "svd", "pinverse", "matrix_power"]
 
 _wrap = Tensor._wrap
 mT = _D.mT
@@ -45,6 +46,7 @@ _vdot = primitive("vdot", lambda a, b: np.asarray(np.vdot(a, b)), node="VdotBack
                   b=lambda g, a: g * a)
 
 
+@out_arg
 def vdot(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """Dot product of two 1-d tensors (conjugating the first, a no-op for real tensors).
 
@@ -63,6 +65,7 @@ def vdot(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     return apply(_vdot, (input, other))
 
 
+@out_arg
 def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
     """Contract ``dims`` (an int: the last/first dims; or two lists) of a with those of b.
 
@@ -97,7 +100,7 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
             raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} in dim {x} and second "
                                f"has size {s2} in dim {y}")
     if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}")
+        raise RuntimeError("both inputs should have same dtype")
     da = [wrap_dim(d, a._data.ndim) for d in da]
     db = [wrap_dim(d, b._data.ndim) for d in db]
     fa = [d for d in range(a._data.ndim) if d not in da]
@@ -110,6 +113,7 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
     return reshape(mm(ta, tb), tuple(rows + cols))
 
 
+@out_arg
 def inner(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """Sum-product over the last dims of both (a product when either is 0-d)."""
     if input._data.ndim == 0 or other._data.ndim == 0:
@@ -372,7 +376,8 @@ def _check_input(input: Tensor, shape: tuple, other: Tensor, other_name: str) ->
 
 def _check_same(a: Tensor, b: Tensor) -> None:
     if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}")
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[a.dtype.name]} != "
+                           f"{CPP_NAMES[b.dtype.name]}")
 
 
 def _addmm_args(input, mat1, mat2):
@@ -382,12 +387,13 @@ def _addmm_args(input, mat1, mat2):
     if mat1._data.shape[1] != mat2._data.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1._data.shape[0]}x{mat1._data.shape[1]} "
                            f"and {mat2._data.shape[0]}x{mat2._data.shape[1]})")
-    _check_same(mat1, mat2)
     shape = (mat1._data.shape[0], mat2._data.shape[1])
     _check_input(input, shape, mat2, "mat2")
+    _check_same(mat1, mat2)
     return shape
 
 
+@out_arg
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     """beta * input + alpha * (mat1 @ mat2).
 
@@ -413,6 +419,7 @@ def _batch_args(input, batch1, batch2, same_batch_msg: bool):
     _check_same(batch1, batch2)
 
 
+@out_arg
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     """beta * input + alpha * sum_b(batch1[b] @ batch2[b])."""
     _batch_args(input, batch1, batch2, True)
@@ -420,6 +427,7 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1, ou
     return apply(_addbmm, (input, batch1, batch2), {"beta": beta, "alpha": alpha})
 
 
+@out_arg
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     """beta * input + alpha * bmm(batch1, batch2)."""
     _batch_args(input, batch1, batch2, False)
@@ -430,11 +438,13 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1, o
 def _addmv_args(input, mat, vec):
     if mat._data.ndim != 2 or vec._data.ndim != 1 or mat._data.shape[1] != vec._data.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({input._data.shape[0] if input._data.ndim else 1}), mat "
-                           f"({'x'.join(map(str, mat._data.shape))}), vec ({vec._data.shape[0] if vec._data.ndim else 1})")
+                           f"({'x'.join(map(str, mat._data.shape))}), "
+                           f"vec ({vec._data.shape[0] if vec._data.ndim else 1})")
     _check_same(mat, vec)
     _check_input(input, (mat._data.shape[0],), vec, "vec")
 
 
+@out_arg
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     """beta * input + alpha * (mat @ vec)."""
     _addmv_args(input, mat, vec)
@@ -449,6 +459,7 @@ def _addr_args(input, vec1, vec2):
     _check_input(input, (vec1._data.shape[0], vec2._data.shape[0]), vec2, "vec2")
 
 
+@out_arg
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     """beta * input + alpha * outer(vec1, vec2)."""
     _addr_args(input, vec1, vec2)
@@ -467,7 +478,8 @@ def _inplace(op, check, out_shape):
 
 
 addmm_ = _inplace(_addmm, _addmm_args, lambda a, b: (a._data.shape[0], b._data.shape[1]))
-addbmm_ = _inplace(_addbmm, lambda i, a, b: _batch_args(i, a, b, True), lambda a, b: (a._data.shape[1], b._data.shape[2]))
+addbmm_ = _inplace(_addbmm, lambda i, a, b: _batch_args(i, a, b, True),
+                   lambda a, b: (a._data.shape[1], b._data.shape[2]))
 baddbmm_ = _inplace(_baddbmm, lambda i, a, b: _batch_args(i, a, b, False),
                     lambda a, b: (a._data.shape[0], a._data.shape[1], b._data.shape[2]))
 addmv_ = _inplace(_addmv, _addmv_args, lambda a, b: (a._data.shape[0],))
@@ -475,6 +487,7 @@ addr_ = _inplace(_addr, _addr_args, lambda a, b: (a._data.shape[0], b._data.shap
 
 
 # ---------------------------------------------------------------- kron / cross / trace
+@out_arg
 def kron(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """Kronecker product (block matrix of input[i] * other).
 
@@ -500,6 +513,7 @@ _cross = primitive("linalg_cross", _cross_fw, node="LinalgCrossBackward0",
                    b=lambda g, a, dim: apply(_cross, (g, a), {"dim": dim}))
 
 
+@out_arg
 def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out=None) -> Tensor:
     """Cross product of 3-vectors along ``dim`` (batch dims broadcast)."""
     if input._data.ndim != other._data.ndim:
@@ -520,6 +534,7 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out=None) -> Te
     return apply(_cross, (input, other), {"dim": d})
 
 
+@out_arg
 def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out=None) -> Tensor:
     """``torch.cross``: like linalg.cross; without ``dim``, the first dim of size 3 (deprecated)."""
     if dim is None:
@@ -631,10 +646,6 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
 
 
 # ---------------------------------------------------------------- multi_dot / chain_matmul
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
-
-
 def _chain_order(shapes) -> list:
     """Matrix-chain DP: split[i][j] = best k for (A_i..A_k)(A_k+1..A_j)."""
     n = len(shapes)
@@ -659,6 +670,7 @@ def _chain(mats, split, i, j):
     return mm(_chain(mats, split, i, k), _chain(mats, split, k + 1, j))
 
 
+@out_arg
 def multi_dot(tensors, *, out=None) -> Tensor:
     """Product of a chain of matrices in the cheapest order (first/last may be vectors).
 
@@ -682,7 +694,7 @@ def multi_dot(tensors, *, out=None) -> Tensor:
     for i, m in enumerate(mats):
         if m._data.dtype != dt:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
-                               f"{_CPP_NAMES[mats[0].dtype.name]} and tensor {i} {_CPP_NAMES[m.dtype.name]}")
+                               f"{CPP_NAMES[mats[0].dtype.name]} and tensor {i} {CPP_NAMES[m.dtype.name]}")
     out_shape = []
     if d0 == 1:
         mats[0] = unsqueeze(mats[0], 0)
@@ -710,6 +722,7 @@ def multi_dot(tensors, *, out=None) -> Tensor:
     return reshape(res, tuple(out_shape))
 
 
+@out_arg
 def chain_matmul(*matrices, out=None) -> Tensor:
     """Deprecated ``torch.chain_matmul``: ``linalg.multi_dot`` of 2-d matrices."""
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
@@ -723,6 +736,7 @@ def chain_matmul(*matrices, out=None) -> Tensor:
     return multi_dot(list(matrices))
 
 
+@out_arg
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, out=None) -> Tensor:
     """Dot products of vectors along ``dim`` (broadcasting the rest)."""
     if x._data.dtype != y._data.dtype:
@@ -742,7 +756,6 @@ qr = _D.qr_legacy
 svd = _D.svd_legacy
 pinverse = _D.pinverse
 matrix_power = _D.matrix_power
-norm = _D.norm_legacy
 
 
 def slogdet(input: Tensor):

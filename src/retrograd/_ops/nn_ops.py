@@ -59,9 +59,13 @@ def _tuple(v, n: int, name: str = "") -> tuple:
 
 # ====================================================================== windows (im2col)
 def _pad_spatial(x: np.ndarray, pads, value=0.0) -> np.ndarray:
-    """Pad the spatial dims (all but the first two) by (lo, hi) pairs with ``value``."""
+    """Pad the spatial dims (all but the first two) by (lo, hi) pairs with ``value``; negative pads crop."""
     if all(lo == 0 and hi == 0 for lo, hi in pads):
         return x
+    if any(lo < 0 or hi < 0 for lo, hi in pads):
+        x = x[(slice(None), slice(None)) + tuple(slice(max(-lo, 0), s - max(-hi, 0))
+                                                 for s, (lo, hi) in zip(x.shape[2:], pads))]
+        pads = tuple((max(lo, 0), max(hi, 0)) for lo, hi in pads)
     shape = x.shape[:2] + tuple(s + lo + hi for s, (lo, hi) in zip(x.shape[2:], pads))
     out = np.full(shape, value, dtype=x.dtype)
     out[(slice(None), slice(None)) + tuple(slice(lo, lo + s) for s, (lo, _) in zip(x.shape[2:], pads))] = x
@@ -133,7 +137,10 @@ def _conv_input_np(g, w, x_shape, stride, padding, dilation, groups):
     ksize = w.shape[2:]
     n, oc = g.shape[:2]
     out_sp = g.shape[2:]
-    xp_shape = tuple(x_shape[:2]) + tuple(s + lo + hi for s, (lo, hi) in zip(x_shape[2:], padding))
+    # the region the windows cover (smaller than the padded input when a high pad is negative)
+    xp_shape = tuple(x_shape[:2]) + tuple(min(s + lo + hi, (o - 1) * st + d * (k - 1) + 1) if hi < 0 else s + lo + hi
+                                          for s, (lo, hi), o, st, d, k in zip(x_shape[2:], padding, out_sp, stride,
+                                                                              dilation, ksize))
     g2 = g.swapaxes(0, 1).reshape(oc, -1)
     if groups == 1:
         cols = w.reshape(oc, -1).T @ g2
@@ -145,6 +152,12 @@ def _conv_input_np(g, w, x_shape, stride, padding, dilation, groups):
         for gi in range(groups):
             cols = w[gi * og:(gi + 1) * og].reshape(og, -1).T @ g2[gi * og:(gi + 1) * og]
             xp[:, gi * cg:(gi + 1) * cg] = _col2im(cols, sub, ksize, stride, dilation, out_sp)
+    if any(hi < 0 for _, hi in padding):
+        out = np.zeros(tuple(x_shape), dtype=xp.dtype)
+        region = tuple(slice(0, min(s, ps - lo)) for s, ps, (lo, _) in zip(x_shape[2:], xp.shape[2:], padding))
+        src = tuple(slice(lo, lo + r.stop) for r, (lo, _) in zip(region, padding))
+        out[(slice(None), slice(None)) + region] = xp[(slice(None), slice(None)) + src]
+        return out
     return np.ascontiguousarray(_crop_spatial(xp, padding))
 
 
@@ -292,12 +305,12 @@ def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     else:
         pads = tuple((p, p) for p in _tuple(padding, nd, "padding"))
-    for s, (lo, hi), k, d in zip(input.shape[2:], pads, ksize, dilation):
-        if s + lo + hi < d * (k - 1) + 1:
-            raise RuntimeError(
-                f"Calculated padded input size per channel: ({' x '.join(str(a + l + h) for a, (l, h) in zip(input.shape[2:], pads))}). "
-                f"Kernel size: ({' x '.join(str(d * (k - 1) + 1) for k, d in zip(ksize, dilation))}). "
-                "Kernel size can't be greater than actual input size")
+    padded = [s + lo + hi for s, (lo, hi) in zip(input.shape[2:], pads)]
+    spans = [d * (k - 1) + 1 for k, d in zip(ksize, dilation)]
+    if any(p < sp for p, sp in zip(padded, spans)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+                           f"Kernel size: ({' x '.join(map(str, spans))}). "
+                           "Kernel size can't be greater than actual input size")
     static = _p(stride, pads, dilation, int(groups))
     if bias is not None:
         out = apply(_convolution_b, (input, weight, bias), static)
@@ -433,8 +446,15 @@ def col2im(input: Tensor, output_size, kernel_size, dilation=1, padding=0, strid
         raise RuntimeError(
             "Expected size of input's first non-batch dimension to be divisible by the product of kernel_size, "
             f"but got input.size({1 if batched else 0}) = {input.shape[1]} and kernel_size=({ks[0]}, {ks[1]})")
-    static = {"out_shape": _tuple(output_size, 2), "ksize": ks, "dilation": _tuple(dilation, 2),
-              "padding": tuple((p, p) for p in _tuple(padding, 2)), "stride": _tuple(stride, 2)}
+    os_, dl, pd, st = _tuple(output_size, 2), _tuple(dilation, 2), _tuple(padding, 2), _tuple(stride, 2)
+    blocks = [(o + 2 * p - d * (k - 1) - 1) // s + 1 for o, p, d, k, s in zip(os_, pd, dl, ks, st)]
+    if input.shape[2] != blocks[0] * blocks[1]:
+        raise RuntimeError(
+            f"Given output_size=({os_[0]}, {os_[1]}), kernel_size=({ks[0]}, {ks[1]}), dilation=({dl[0]}, {dl[1]}), "
+            f"padding=({pd[0]}, {pd[1]}), stride=({st[0]}, {st[1]}), expected size of input's dimension 2 to match "
+            f"the calculated number of sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
+            f"input.size(2)={input.shape[2]}.")
+    static = {"out_shape": os_, "ksize": ks, "dilation": dl, "padding": tuple((p, p) for p in pd), "stride": st}
     out = apply(_col2im_op, (input,), static)
     return out if batched else squeeze(out, 0)
 
@@ -461,29 +481,39 @@ def _pool_geometry(spatial, ksize, stride, padding, dilation, ceil_mode):
 
 def _max_pool_fw(x, *, ksize, stride, padding, dilation, ceil_mode):
     spatial = x.shape[2:]
+    nd = len(ksize)
     outs, pads = _pool_geometry(spatial, ksize, stride, padding, dilation, ceil_mode)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     xp = _pad_spatial(x, pads, fill)
-    w = _windows(xp, ksize, stride, dilation)
-    w = w[(slice(None), slice(None)) + tuple(slice(0, o) for o in outs)]
-    flat = w.reshape(w.shape[:2 + len(outs)] + (-1,))
-    # NaN wins, as in PyTorch: argmax finds the first NaN when present.
-    arg = np.argmax(flat, axis=-1)
-    if x.dtype.kind == "f":
-        nan_any = np.isnan(flat).any(axis=-1)
-        if nan_any.any():
-            arg = np.where(nan_any, np.argmax(np.isnan(flat), axis=-1), arg)
-    vals = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
-    # window offset -> flat index into the unpadded input's spatial dims
-    kidx = np.unravel_index(arg, ksize)
-    flat_idx = np.zeros(arg.shape, dtype=np.int64)
-    nd = len(outs)
+    # One pass per kernel offset over strided views (no window copies).  PyTorch's rule:
+    # take a value when it is greater than the running max or NaN, so ties keep the first
+    # and NaN wins.
+    best = None
+    arg = None
+    has_nan = x.dtype.kind == "f" and bool(np.isnan(x).any())
+    for j, kidx in enumerate(np.ndindex(*ksize)):
+        v = xp[(slice(None), slice(None)) + tuple(slice(k * d, k * d + s * (o - 1) + 1, s)
+                                                  for k, d, s, o in zip(kidx, dilation, stride, outs))]
+        if best is None:
+            best = v.copy()
+            arg = np.zeros(v.shape, dtype=np.int64)
+            continue
+        take = np.greater(v, best)
+        if has_nan:
+            take |= np.isnan(v)
+        np.copyto(best, v, where=take)
+        np.copyto(arg, j, where=take)
+    # kernel offset -> flat index into the unpadded input's spatial dims:
+    # (window start position) + (offset of kernel element j), both as flat offsets
+    plane = [int(np.prod(spatial[i + 1:])) for i in range(nd)]
+    offsets = np.array([sum(k * d * pl for k, d, pl in zip(kidx, dilation, plane)) for kidx in np.ndindex(*ksize)],
+                       dtype=np.int64)
+    flat_idx = offsets[arg]
     for i in range(nd):
         shape = [1] * arg.ndim
         shape[2 + i] = outs[i]
-        pos = np.arange(outs[i]).reshape(shape) * stride[i] - padding[i] + kidx[i] * dilation[i]
-        flat_idx = flat_idx * spatial[i] + pos
-    return np.ascontiguousarray(vals), flat_idx
+        flat_idx += (np.arange(outs[i], dtype=np.int64) * stride[i] - padding[i]).reshape(shape) * plane[i]
+    return best, flat_idx
 
 
 def _scatter_np(g, *, idx, shape):
@@ -533,9 +563,7 @@ def _check_pool(name, x, nd, ksize, stride, padding, dilation):
     for k, p in zip(ksize, padding):
         if p > k // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation={dilation[0]}" if name.startswith("max") else
-                               "pad should be smaller than or equal to half of kernel size, but got "
-                               f"padW = {padding[-1]}, padH = {padding[0]}, kW = {ksize[-1]}, kH = {ksize[0]}")
+                               f"kernel_size={k} and dilation={dilation[0]}")
     for s in stride:
         if s <= 0:
             raise RuntimeError("stride should be greater than zero, but got " + str(s))
@@ -789,11 +817,11 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
     return (out, idx) if return_indices else out
 
 
-def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+def adaptive_max_pool1d(input: Tensor, output_size) -> tuple:
+    """(values, indices) of 1-D adaptive max pooling (``torch.adaptive_max_pool1d``)."""
     o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
     out, idx = adaptive_max_pool2d_with_indices(unsqueeze(input, -2), (1, o))
-    out, idx = squeeze(out, -2), _t(idx._data.squeeze(-2))
-    return (out, idx) if return_indices else out
+    return squeeze(out, -2), _t(idx._data.squeeze(-2))
 
 
 # ====================================================================== softmax
@@ -824,7 +852,8 @@ def _softmax_like(op, input: Tensor, dim, dtype):
     if input._data.dtype.kind != "f":
         from .._tensor import _scalar_type_name
 
-        raise RuntimeError(f'"{op.name}_lastdim_kernel_impl" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+        raise NotImplementedError(
+            f'"{op.name}_lastdim_kernel_impl" not implemented for \'{_scalar_type_name(input.dtype)}\'')
     if input.ndim == 0:
         out = apply(op, (unsqueeze(input, 0),), {"dim": 0})
         return squeeze(out, 0)
@@ -888,32 +917,32 @@ _embedding_pad_op = primitive(
         "num_weights": weight_shape[0], "padding_idx": padding_idx, "scale_grad_by_freq": scale_grad_by_freq}))
 
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, scale_grad_by_freq: bool = False,
+def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
-    """Rows of ``weight`` picked by integer ``input`` (backward node EmbeddingBackward0).
+    """Rows of ``weight`` picked by integer ``indices`` (``torch.embedding``: weight first; padding_idx=-1 is none).
+
+    Backward node EmbeddingBackward0; the padding row gets no gradient.
 
     >>> import retrograd as torch
-    >>> torch.embedding(torch.tensor([1]), torch.eye(3))
-    Traceback (most recent call last):
-    ...
-    RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead (while checking arguments for embedding)
+    >>> torch.embedding(torch.eye(3), torch.tensor([2, 0]))
+    tensor([[0., 0., 1.],
+            [1., 0., 0.]])
     """
-    if not isinstance(input, Tensor) or input._data.dtype.kind not in "iu":
+    if not isinstance(indices, Tensor) or indices._data.dtype.kind not in "iu":
         from .._tensor import _legacy_type_name
 
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got {_legacy_type_name(input._data.dtype)} instead (while checking "
+                           f"Long, Int; but got {_legacy_type_name(indices._data.dtype)} instead (while checking "
                            "arguments for embedding)")
     n = weight.shape[0]
-    d = input._data
+    d = indices._data
     if d.size and (d.max() >= n or d.min() < 0):
         raise IndexError("index out of range in self")
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx += n
-    if padding_idx is None and not scale_grad_by_freq:
-        return apply(_embedding_op, (weight, input))
-    return apply(_embedding_pad_op, (weight, input), {"padding_idx": padding_idx,
-                                                     "scale_grad_by_freq": bool(scale_grad_by_freq)})
+    pad = None if padding_idx is None or padding_idx == -1 else (padding_idx + n if padding_idx < 0 else padding_idx)
+    if pad is None and not scale_grad_by_freq:
+        return apply(_embedding_op, (weight, indices))
+    return apply(_embedding_pad_op, (weight, indices), {"padding_idx": pad,
+                                                       "scale_grad_by_freq": bool(scale_grad_by_freq)})
 
 
 # ====================================================================== padding
@@ -1138,6 +1167,9 @@ def _nll_parts(target, weight, c, ignore_index, ndim):
 
 
 def _nll_fw(x, target, weight, *, ignore_index, reduction):
+    if x.ndim == 1:  # unbatched: (C,) and a 0-d target
+        out = _nll_fw(x[None], target.reshape(1), weight, ignore_index=ignore_index, reduction=reduction)
+        return out.reshape(()) if reduction == "none" else out
     w, total = _nll_parts(target, weight, x.shape[1], ignore_index, x.ndim)
     loss = -(x * w).sum(axis=1)
     if reduction == "mean":
@@ -1147,39 +1179,27 @@ def _nll_fw(x, target, weight, *, ignore_index, reduction):
 
 
 def _nll_rule(g, x_shape, target, weight, ignore_index, reduction):
-    w, total = _nll_parts(target._data, weight._data, x_shape[1], ignore_index, len(x_shape))
+    unbatched = len(x_shape) == 1
+    t = target._data.reshape(1) if unbatched else target._data
+    w, total = _nll_parts(t, weight._data, x_shape[-1] if unbatched else x_shape[1], ignore_index,
+                          2 if unbatched else len(x_shape))
     if reduction == "mean":
         with np.errstate(invalid="ignore", divide="ignore"):
             w = w / total
-    if reduction == "none":
+    if unbatched:
+        w = w[0]
+    elif reduction == "none":
         g = unsqueeze(g, 1)
     return g * _t(-w)
 
 
-_nll_op = primitive("nll_loss", _nll_fw, node="NllLossBackward0",
-                    x=lambda g, x_shape, target, weight, ignore_index, reduction: _nll_rule(
-                        g, x_shape, target, weight, ignore_index, reduction))
+_nll_rules = dict(x=lambda g, x_shape, target, weight, ignore_index, reduction: _nll_rule(
+    g, x_shape, target, weight, ignore_index, reduction))
+_nll_op = primitive("nll_loss", _nll_fw, node="NllLossBackward0", **_nll_rules)
+_nll2d_op = primitive("nll_loss2d", _nll_fw, node="NllLoss2DBackward0", **_nll_rules)
 
 
 # ====================================================================== helpers for nn
-def _cat2_fw(a, b, *, dim):
-    return np.concatenate([a, b], axis=dim)
-
-
-def _cat2_rules():
-    from .shape import slice_dim
-
-    return dict(a=lambda g, a_shape, dim: slice_dim(g, dim, 0, a_shape[dim], 1),
-                b=lambda g, a_shape, dim: slice_dim(g, dim, a_shape[dim], None, 1))
-
-
-_cat2_op = primitive("nn_cat2", _cat2_fw, node="CatBackward0", **_cat2_rules())
-
-
-def _cat_pair(a: Tensor, b: Tensor, dim: int) -> Tensor:
-    return apply(_cat2_op, (a, b), {"dim": dim})
-
-
 _identity_ops: dict = {}
 
 

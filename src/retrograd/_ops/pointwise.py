@@ -73,18 +73,18 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
     tensor([2., 3.])
     """
     a, b, cast = binary_operands(input, other, "add")
-    if alpha != 1:
-        return _out(apply(_add_alpha, (a, b), {"alpha": alpha}, cast), out)
-    return _out(apply(_add, (a, b), None, cast), out)
+    # (add/sub/mul/div run for every operator and inside every backward rule: keep them lean)
+    r = apply(_add, (a, b), None, cast) if alpha == 1 else apply(_add_alpha, (a, b), {"alpha": alpha}, cast)
+    return r if out is None else _out(r, out)
 
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """input - alpha * other."""
     a, b, cast = binary_operands(input, other, "sub")
-    _bool_sub_check(a, b)
-    if alpha != 1:
-        return _out(apply(_sub_alpha, (a, b), {"alpha": alpha}, cast), out)
-    return _out(apply(_sub, (a, b), None, cast), out)
+    if a._data.dtype.kind == "b":
+        _bool_sub_check(a, b)
+    r = apply(_sub, (a, b), None, cast) if alpha == 1 else apply(_sub_alpha, (a, b), {"alpha": alpha}, cast)
+    return r if out is None else _out(r, out)
 
 
 subtract = sub
@@ -104,7 +104,8 @@ def rsub(input, other, *, alpha=1) -> Tensor:
 def mul(input, other, *, out=None) -> Tensor:
     """Elementwise product with broadcasting."""
     a, b, cast = binary_operands(input, other, "mul")
-    return _out(apply(_mul, (a, b), None, cast), out)
+    r = apply(_mul, (a, b), None, cast)
+    return r if out is None else _out(r, out)
 
 
 multiply = mul
@@ -117,10 +118,10 @@ def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
         from .pointwise_more import _rounded_div
 
         return _out(_rounded_div(a, b, cast, rounding_mode), out)
-    rt = cast or a.dtype
-    if not rt.is_floating_point:
-        cast = D.get_default_dtype()
-    return _out(apply(_div, (a, b), None, cast), out)
+    if (a._data.dtype.kind != "f") if cast is None else not cast.is_floating_point:
+        cast = D.get_default_dtype()  # integer / integer is a float division
+    r = apply(_div, (a, b), None, cast)
+    return r if out is None else _out(r, out)
 
 
 divide = div
@@ -224,7 +225,8 @@ relu = _unary("relu", lambda a: np.maximum(a, 0).astype(a.dtype, copy=False),
               lambda g, out: g * sign(out), float_only=False)
 abs = _unary("abs", lambda a: np.abs(a), lambda g, a: g * sign(a), float_only=False)
 absolute = abs
-sign = _unary("sign", lambda a: np.sign(a) if a.dtype.kind != "b" else a.copy(),
+sign = _unary("sign", lambda a: (np.nan_to_num(np.sign(a), copy=False, nan=0.0) if a.dtype.kind == "f"  # NaN -> 0
+                                 else np.sign(a) if a.dtype.kind != "b" else a.copy()),
               lambda g: g * 0, float_only=False)
 square = None  # defined below as a composite
 
@@ -282,16 +284,31 @@ def where(condition, input=None, other=None, *, out=None):
         from .indexing import nonzero
 
         return nonzero(condition, as_tuple=True)
-    from ._common import to_tensor
+    if not isinstance(condition, Tensor) or input is None or other is None:
+        got = ", ".join("Tensor" if isinstance(x, Tensor) else type(x).__name__
+                        for x in (condition, input, other) if x is not None)
+        raise TypeError(f"where() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                        " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n"
+                        " * (Tensor condition, Number self, Tensor other)\n * (Tensor condition, Tensor input, Number other)\n"
+                        " * (Tensor condition, Number self, Number other)\n")
+    cond = condition
+    kind = cond._data.dtype.kind
+    if cond._data.dtype == np.uint8:
+        import warnings
 
-    cond = to_tensor(condition)
-    if cond._data.dtype.kind != "b":
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {cond.dtype.name.capitalize()}")
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a "
+                      "future version of PyTorch. Use a boolean condition instead.", UserWarning, stacklevel=2)
+        cond = Tensor._wrap(cond._data.astype(bool), False, None, 0)
+    elif kind != "b":
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{_scalar_type_name(cond.dtype)}")
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        rt = D.result_type(input, other)  # two numbers: e.g. where(c, 2, 0.5) is float32
+        return _out(apply(_where, (cond, scalar_tensor(input, rt), scalar_tensor(other, rt))), out)
     a, b, cast = binary_operands(input, other, "where")
-    if cast is not None and (not a.requires_grad and not b.requires_grad):
-        pass
-    return _out(apply(_where, (cond, a, b), None, None if cast is None else cast) if cast is None
-                else _where_cast(cond, a, b, cast), out)
+    return _out(apply(_where, (cond, a, b)) if cast is None else _where_cast(cond, a, b, cast), out)
 
 
 def _where_cast(cond, a, b, cast):
@@ -333,7 +350,11 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         from .pointwise_more import _clamp_tensor
 
         return _out(_clamp_tensor(input, min, max), out)
-    return _out(apply(_clamp, (input,), {"min": min, "max": max}), out)
+    cast = None
+    if input._data.dtype.kind in "iub":  # clamp(int tensor, 1.5) is float, as in PyTorch
+        rt = D.result_type(input, *[v for v in (min, max) if v is not None])
+        cast = rt if rt.np != input._data.dtype else None
+    return _out(apply(_clamp, (input,), {"min": min, "max": max}, cast), out)
 
 
 clip = clamp
@@ -344,9 +365,21 @@ def zeros_like_grad(t: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- in-place variants
+def _check_inplace_result(self: Tensor, result_dtype) -> None:
+    """PyTorch refuses in-place ops whose (promoted) result cannot be cast to self's dtype."""
+    if result_dtype is not None and not D.can_cast(result_dtype, self.dtype):
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError(f"result type {_scalar_type_name(result_dtype)} can't be cast to the desired "
+                           f"output type {_scalar_type_name(self.dtype)}")
+
+
 def _inplace_binary(op_plain, op_alpha=None, name=""):
     def fn(self: Tensor, other, *, alpha=1) -> Tensor:
         a, b, cast = binary_operands(self, other, name)
+        _check_inplace_result(self, cast)
+        if name == "sub_":
+            _bool_sub_check(a, b)
         if alpha != 1:
             return apply_inplace(op_alpha, self, (b,), {"alpha": alpha})
         return apply_inplace(op_plain, self, (b,))
@@ -360,6 +393,7 @@ sub_ = _inplace_binary(_sub, _sub_alpha, "sub_")
 
 def mul_(self: Tensor, other) -> Tensor:
     a, b, cast = binary_operands(self, other, "mul_")
+    _check_inplace_result(self, cast)
     return apply_inplace(_mul, self, (b,))
 
 
@@ -368,6 +402,8 @@ def div_(self: Tensor, other, *, rounding_mode=None) -> Tensor:
         return self.copy_(div(self, other, rounding_mode=rounding_mode)) if not self.requires_grad \
             else _rebind(self, div(self, other, rounding_mode=rounding_mode))
     a, b, cast = binary_operands(self, other, "div_")
+    rt = cast or a.dtype
+    _check_inplace_result(self, rt if rt.is_floating_point else D.get_default_dtype())
     return apply_inplace(_div, self, (b,))
 
 

@@ -53,6 +53,13 @@ def _numel(shape) -> int:
     return n
 
 
+def _dims_or_all(dim, ndim: int) -> tuple:
+    # An empty dim list reduces every dim (PyTorch's dim=[] / dim=()).
+    if isinstance(dim, (tuple, list)) and len(dim) == 0:
+        return tuple(range(ndim))
+    return wrap_dims(dim, ndim)
+
+
 def _cast_for(input: Tensor, dtype):
     if dtype is None:
         return None
@@ -66,9 +73,9 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     >>> torch.tensor([[1., 2.], [3., 4.]]).sum(0)
     tensor([4., 6.])
     """
-    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and False):
+    if dim is None:
         return apply(_sum_all, (input,), None, _cast_for(input, dtype))
-    dims = wrap_dims(dim, input._data.ndim)
+    dims = _dims_or_all(dim, input._data.ndim)
     return apply(_sum_dim, (input,), {"dims": dims, "keepdim": bool(keepdim)}, _cast_for(input, dtype))
 
 
@@ -81,5 +88,5 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
             f"dtype. Got: {D._by_name(input.dtype.name).name.capitalize() if input.dtype.name != 'int64' else 'Long'}")
     if dim is None:
         return apply(_mean_all, (input,), None, dtype)
-    dims = wrap_dims(dim, input._data.ndim)
+    dims = _dims_or_all(dim, input._data.ndim)
     return apply(_mean_dim, (input,), {"dims": dims, "keepdim": bool(keepdim)}, dtype)

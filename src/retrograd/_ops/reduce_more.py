@@ -17,11 +17,11 @@ import numpy as np
 from .. import _dtype as D
 from .. import return_types as RT
 from .._tensor import Tensor
-from ._common import binary_operands, float_dtype_for, wrap_dim, wrap_dims
-from ._registry import apply, primitive
+from ..autograd import grad_mode
+from ._common import float_dtype_for, wrap_dim, wrap_dims
+from ._registry import apply, apply_inplace, primitive
 from .indexing_more import _along, gather_backward, masked_fill
-from .pointwise import abs as _abs
-from .pointwise import exp, sign
+from .pointwise import exp
 from .reduce import mean as _mean
 from .reduce import sum as _sum
 from .reduce import unsqueeze_dims
@@ -30,10 +30,10 @@ from .shape_more import cat, flip
 
 __all__ = ["prod", "amax", "amin", "max", "min", "argmax", "argmin", "var", "std", "var_mean", "std_mean", "norm",
            "logsumexp", "cumsum", "cumprod", "cummax", "cummin", "all", "any", "median", "nanmedian", "mode", "sort",
-           "argsort", "topk", "kthvalue", "count_nonzero", "nansum", "nanmean", "aminmax"]
+           "argsort", "topk", "kthvalue", "count_nonzero", "nansum", "nanmean", "aminmax", "cumsum_", "cumprod_"]
 METHODS = ["prod", "amax", "amin", "max", "min", "argmax", "argmin", "var", "std", "norm", "logsumexp", "cumsum",
            "cumprod", "cummax", "cummin", "all", "any", "median", "nanmedian", "mode", "sort", "argsort", "topk",
-           "kthvalue", "count_nonzero", "nansum", "nanmean", "aminmax"]
+           "kthvalue", "count_nonzero", "nansum", "nanmean", "aminmax", "cumsum_", "cumprod_"]
 
 _wrap = Tensor._wrap
 
@@ -236,25 +236,12 @@ _min_all = primitive("min", lambda a: np.asarray(np.min(a)), node="MinBackward1"
                      a=lambda g, a, out: _evenly(g, a, out))
 
 
-def _binary_weight(a: Tensor, b: Tensor, larger: bool) -> Tensor:
-    # 1 where a wins, 1/2 on ties, 0 elsewhere (PyTorch's maximum/minimum backward).
-    win = (a > b) if larger else (a < b)
-    return win * 1.0 + (a == b) * 0.5
-
-
-_maximum = primitive("max_binary", lambda a, b: np.maximum(a, b), node="MaximumBackward0",
-                     a=lambda g, a, b: g * _binary_weight(a, b, True),
-                     b=lambda g, a, b: g * _binary_weight(b, a, True))
-_minimum = primitive("min_binary", lambda a, b: np.minimum(a, b), node="MinimumBackward0",
-                     a=lambda g, a, b: g * _binary_weight(a, b, False),
-                     b=lambda g, a, b: g * _binary_weight(b, a, False))
-
-
 def _max_min(input: Tensor, dim, keepdim: bool, largest: bool):
     name = "max" if largest else "min"
-    if isinstance(dim, Tensor):
-        a, b, cast = binary_operands(input, dim, name)
-        return apply(_maximum if largest else _minimum, (a, b), None, cast)
+    if isinstance(dim, Tensor):  # max(a, b) is the elementwise maximum
+        from .pointwise_more import maximum, minimum
+
+        return (maximum if largest else minimum)(input, dim)
     if dim is None:
         if keepdim:
             raise TypeError(f"{name}() received an invalid combination of arguments - got (keepdim=bool, ), but "
@@ -352,7 +339,7 @@ def _prod_all_bw(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
     zeros = int((a._data == 0).sum())
     if zeros == 0:
         return g * (out / a)
-    if zeros > 1:
+    if zeros > 1 and not grad_mode.state.enabled:  # the exact formula only matters for higher orders
         return expand(g, a.shape) * 0
     return reshape(_prod_safe_zeros_bw(g, reshape(a, (-1,)), 0), a.shape)
 
@@ -429,6 +416,16 @@ def cumsum(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
 def cumprod(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     """Running product along ``dim``; the gradient is exact with zeros in the input."""
     return apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, dtype)
+
+
+def cumsum_(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+    """In-place :func:`cumsum`."""
+    return apply_inplace(_cumsum, self, (), {"dim": wrap_dim(dim, self._data.ndim)})
+
+
+def cumprod_(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+    """In-place :func:`cumprod`."""
+    return apply_inplace(_cumprod, self, (), {"dim": wrap_dim(dim, self._data.ndim)})
 
 
 def _cum_ext_idx(a: np.ndarray, d: int, larger: bool) -> np.ndarray:
@@ -544,7 +541,13 @@ def _var_args(input: Tensor, dim, unbiased, correction) -> tuple:
         unbiased, dim = dim, None
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
-    return _red_dims(dim, input._data.ndim), correction
+    dims = _red_dims(dim, input._data.ndim)
+    if _numel(input._data.shape, dims) - correction <= 0:
+        import warnings
+
+        warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).", UserWarning, stacklevel=3)
+    return dims, correction
 
 
 def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None,
@@ -578,57 +581,7 @@ def std_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: boo
     return tuple(apply(_std_mean, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)}))
 
 
-# ---------------------------------------------------------------- vector norm
-def _norm_fw(a, *, ord, dims, keepdim):
-    with _errstate():
-        x = np.abs(a)
-        if ord == 0:
-            r = (x != 0).sum(axis=dims, keepdims=keepdim).astype(a.dtype)
-        elif ord == float("inf"):
-            r = np.amax(x, axis=dims, keepdims=keepdim) if x.size else np.zeros(
-                _kept_shape(a.shape, dims, keepdim), a.dtype)
-        elif ord == float("-inf"):
-            r = np.amin(x, axis=dims, keepdims=keepdim)
-        elif ord == 1:
-            r = x.sum(axis=dims, keepdims=keepdim)
-        elif ord == 2:
-            r = np.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
-        else:
-            r = (x ** ord).sum(axis=dims, keepdims=keepdim) ** (1.0 / ord)
-    return np.asarray(r, dtype=a.dtype)
-
-
-def _kept_shape(shape, dims, keepdim):
-    return tuple(1 if i in dims else s for i, s in enumerate(shape) if keepdim or i not in dims)
-
-
-def _norm_bw(g: Tensor, a: Tensor, out: Tensor, ord, dims, keepdim) -> Tensor:
-    """PyTorch's norm_backward, in retrograd ops."""
-    gu = unsqueeze_dims(g, dims, keepdim, a.shape)
-    nu = unsqueeze_dims(out, dims, keepdim, a.shape)
-    if ord == 0:
-        return expand(gu, a.shape) * 0
-    if ord == 1:
-        return sign(a) * gu
-    if ord == 2:
-        return masked_fill(a * (gu / nu), nu == 0, 0)
-    if ord in (float("inf"), float("-inf")):
-        mask = _abs(a) == nu
-        return sign(a) * (gu / _sum(mask, dims, keepdim=True)) * mask
-    if ord < 1:
-        scaled = masked_fill(sign(a) * _abs(a) ** (ord - 1), a == 0, 0)
-        return scaled * gu * nu ** (1 - ord)
-    if ord < 2:
-        scaled = sign(a) * _abs(a) ** (ord - 1)
-    else:
-        scaled = a * _abs(a) ** (ord - 2)
-    return scaled * masked_fill(gu / nu ** (ord - 1), nu == 0, 0)
-
-
-_norm = primitive("norm_vector", _norm_fw, node="LinalgVectorNormBackward0",
-                  a=lambda g, a, out, ord, dims, keepdim: _norm_bw(g, a, out, ord, dims, keepdim))
-
-
+# ---------------------------------------------------------------- torch.norm (delegates to linalg)
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None) -> Tensor:
     """Vector p-norm over ``dim`` (all dims by default); ``'fro'`` is the 2-norm, ``'nuc'`` the nuclear norm.
 
@@ -636,6 +589,8 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtyp
     >>> torch.tensor([3., 4.]).norm()
     tensor(5.)
     """
+    from .. import linalg  # the vector / matrix norms live with the linear algebra family
+
     if input._data.dtype.kind not in "fc":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{_scalar_name(input)}")
@@ -643,12 +598,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtyp
         p = "fro"
     if isinstance(p, str):
         if p == "nuc":
-            import importlib
-
-            matrix_norm = getattr(importlib.import_module("retrograd.linalg"), "matrix_norm", None)
-            if matrix_norm is None:
-                raise NotImplementedError("norm(p='nuc') needs retrograd.linalg.matrix_norm")
-            return matrix_norm(input, "nuc", dim=(-2, -1) if dim is None else dim, keepdim=keepdim,
+            return linalg.matrix_norm(input, "nuc", dim=(-2, -1) if dim is None else dim, keepdim=keepdim,
                                       dtype=dtype)
         if p != "fro":
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
@@ -656,7 +606,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtyp
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
         p = 2
     dims = _red_dims(dim, input._data.ndim)
-    return apply(_norm, (input,), {"ord": float(p), "dims": dims, "keepdim": bool(keepdim)}, dtype)
+    return linalg.vector_norm(input, p, dims, keepdim, dtype=dtype)
 
 
 # ---------------------------------------------------------------- logical / counting (no grad)

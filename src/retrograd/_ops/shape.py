@@ -56,10 +56,12 @@ def expand(input: Tensor, *sizes) -> Tensor:
     sizes = parse_shape(sizes)
     src = input._data.shape
     if len(sizes) < len(src):
+        from .._tensor import _legacy_type_name
+
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{[{', '.join(map(str, src))}]}}, size=[{', '.join(map(str, sizes))}]): the "
-            "number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})"
-            .format(len(sizes), len(src)))
+            f"expand({_legacy_type_name(input._data.dtype)}{{[{', '.join(map(str, src))}]}}, "
+            f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) must be greater or "
+            f"equal to the number of dimensions in the tensor ({len(src)})")
     lead = len(sizes) - len(src)
     target = []
     for i, s in enumerate(sizes):

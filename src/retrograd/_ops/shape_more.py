@@ -264,6 +264,10 @@ def _unbind_fw(arrays, *, dim, n):
     return tuple(a[pre + (i,)] for i in range(n))
 
 
+def _unbind_rule(i: int):
+    return lambda g, dim: stack(g if isinstance(g, list) else [g], dim)
+
+
 def unbind(input: Tensor, dim: int = 0) -> tuple:
     """The slices along ``dim`` as a tuple of views."""
     if input._data.ndim == 0:
@@ -272,8 +276,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
     n = input._data.shape[d]
     if n == 0:
         return ()
-    op = _variadic("unbind", n, _unbind_fw, lambda i: (lambda g, dim: stack(g if isinstance(g, list) else [g], dim)), "UnbindBackward0",
-                   ("dim", "n"), n_out=n, n_in=1)
+    op = _variadic("unbind", n, _unbind_fw, _unbind_rule, "UnbindBackward0", ("dim", "n"), n_out=n, n_in=1)
     outs = apply(op, (input,), {"dim": d, "n": n})
     return _mark_multi(outs if isinstance(outs, tuple) else (outs,), input)
 

@@ -50,11 +50,19 @@ def _make_grads(outputs: tuple, grads: tuple, is_grads_batched: bool = False) ->
             out.append(_creation.ones_like(o))
             continue
         if not isinstance(g, Tensor):
-            g = _creation.tensor(g, dtype=o.dtype)
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         gshape = g._data.shape[1:] if is_grads_batched else g._data.shape
         if gshape != o._data.shape:
             from .._size import Size
 
+            if is_grads_batched:
+                # (PyTorch reports the shape of grad_output[0][0] here; so do we)
+                raise RuntimeError(
+                    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                    "dimension. The sizes of the remaining dimensions are expected to match the shape of "
+                    f"corresponding output, but a mismatch was detected: grad_output[{i}] has a shape of "
+                    f"{Size(gshape[1:])} and output[{i}] has a shape of {Size(o._data.shape)}. If you only want some "
+                    "tensors in `grad_output` to be considered batched, consider using vmap.")
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {Size(gshape)} and output[{i}] has a shape "
                 f"of {Size(o._data.shape)}.")

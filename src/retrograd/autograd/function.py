@@ -302,6 +302,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> list:
             o = _alias(o)  # an input returned as-is becomes a view of it with its own history
         if o._base is not None:
             o.__dict__["_view_meta"] = "custom_fn"
+            o.__dict__.pop("_view_nograd", None)  # made under forward's no_grad, but it is the Function's view
         o._grad_fn = ctx
         o._output_nr = i
         o._requires_grad = True

@@ -138,7 +138,8 @@ class SavedTensor:
                  "grad_fn_name")
 
     def __init__(self, t, is_output: bool = False) -> None:
-        if _inference_used[0] and not grad_mode.state.inference and t.__dict__.get("_inference"):
+        if _inference_used[0] and not grad_mode.state.inference and t.__dict__.get("_inference") and (
+                t._data.ndim or t._data.flags.writeable):  # read-only 0-d: a shared scalar constant
             raise RuntimeError(INFERENCE_SAVE_MSG)
         self.vc = t._vc
         self.version = t._vc[0]

@@ -125,7 +125,17 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
     unbatched = input.ndim == 1
     if unbatched:
-        input, target = input.unsqueeze(0), target.unsqueeze(0)
+        if target.ndim != 0:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        c = input.shape[0]
+        t = target._data
+        if t != ignore_index and not 0 <= t < c:
+            raise IndexError(f"Target {int(t)} is out of bounds.")
+        if weight is None:
+            weight = const(np.ones(c, dtype=input._data.dtype))
+        from .._ops._registry import apply
+
+        return apply(_nn._nll_op, (input, target, weight), {"ignore_index": ignore_index, "reduction": reduction})
     if input.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0]}).")
@@ -141,9 +151,17 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         weight = const(np.ones(c, dtype=input._data.dtype))
     from .._ops._registry import apply
 
-    loss = apply(_nn._nll_op, (input, target, weight), {"ignore_index": ignore_index, "reduction": reduction})
-    if unbatched and reduction == "none":
-        loss = loss.squeeze(0)
+    static = {"ignore_index": ignore_index, "reduction": reduction}
+    if input.ndim == 2:
+        loss = apply(_nn._nll_op, (input, target, weight), static)
+    elif input.ndim == 4:
+        loss = apply(_nn._nll2d_op, (input, target, weight), static)
+    else:
+        # like PyTorch: other K-dim inputs go through the 2-d kernel on a (N, C, d1, rest) view
+        n, d1 = input.shape[0], input.shape[2]
+        loss = apply(_nn._nll2d_op, (input.reshape(n, c, d1, -1), target.reshape(n, d1, -1), weight), static)
+        if reduction == "none":
+            loss = loss.reshape(target.shape)
     return loss
 
 

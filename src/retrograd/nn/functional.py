@@ -243,14 +243,18 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(input.dtype)} and "
                            f"{_short(weight.dtype)}")
-    if weight.ndim == 2 and input.ndim > 2:
-        # one matrix product over the flattened leading dims (PyTorch's error text for bad shapes)
-        lead = input.shape[:-1]
-        out = O.mm(input.reshape(-1, input.shape[-1]), weight.t()).reshape(*lead, weight.shape[0])
-    elif weight.ndim == 2:
-        out = O.matmul(input, weight.t())
-    else:
-        out = O.matmul(input, weight)
+    if weight.ndim == 2 and input.ndim >= 2:
+        # one matrix product over the flattened leading dims (PyTorch's error text for bad shapes);
+        # with a bias it is addmm, as in PyTorch (AddmmBackward0)
+        x2 = input if input.ndim == 2 else input.reshape(-1, input.shape[-1])
+        if bias is not None and bias.ndim == 1 and x2.shape[1] == weight.shape[1]:
+            out = O.addmm(bias, x2, weight.t())
+        else:
+            out = O.mm(x2, weight.t())
+            if bias is not None:
+                out = out + bias
+        return out if input.ndim == 2 else out.reshape(*input.shape[:-1], weight.shape[0])
+    out = O.matmul(input, weight.t() if weight.ndim == 2 else weight)
     return out if bias is None else out + bias
 
 
@@ -284,7 +288,14 @@ avg_pool1d = _nn.avg_pool1d
 avg_pool2d = _nn.avg_pool2d
 adaptive_avg_pool1d = _nn.adaptive_avg_pool1d
 adaptive_avg_pool2d = _nn.adaptive_avg_pool2d
-adaptive_max_pool1d = _nn.adaptive_max_pool1d
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    """Max pooling of (N, C, L) to a fixed length."""
+    out, idx = _nn.adaptive_max_pool1d(input, output_size)
+    return (out, idx) if return_indices else out
+
+
 adaptive_max_pool2d = _nn.adaptive_max_pool2d
 
 
@@ -404,7 +415,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             padding_idx = weight.size(0) + padding_idx
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
-    return _nn.embedding(input, weight, padding_idx, scale_grad_by_freq, sparse)
+    return _nn.embedding(weight, input, -1 if padding_idx is None else padding_idx, scale_grad_by_freq, sparse)
 
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:

@@ -376,11 +376,6 @@ def _step_tensor(value: float = 0.0) -> Tensor:
     return _new_state(np.array(value, dtype=dt))
 
 
-def _params_with_grad(group: dict[str, Any]):
-    """The group's parameters that have a gradient (the ones a step updates)."""
-    return [p for p in group["params"] if p._grad is not None]
-
-
 def _grad(p: Tensor, maximize: bool) -> np.ndarray:
     g = p._grad._data
     return -g if maximize else g

@@ -158,8 +158,10 @@ class RNNBase(Module):
                 state = states[layer * num_dirs + d]
                 steps = range(T - 1, -1, -1) if d == 1 else range(T)
                 hs = [None] * T
+                # one split of the projections (its backward is one stack, not T scatters)
+                xs = O.unbind(proj, 0)
                 for t in steps:
-                    state = self._cell(proj[t], state, w)
+                    state = self._cell(xs[t], state, w)
                     hs[t] = state[0] if isinstance(state, tuple) else state
                 outs.append(stack(hs, 0))
                 finals.append(state)
@@ -170,8 +172,9 @@ class RNNBase(Module):
 
     def _prep(self, input: Tensor, hx):
         if input.dim() not in (2, 3):
-            raise ValueError(f"{self._get_name() if self.mode != 'LSTM' else 'LSTM'}: Expected input to be 2D or 3D, "
-                             f"got {input.dim()}D {'tensor ' if self.mode != 'LSTM' else ''}instead")
+            tensor_word = "tensor " if self.mode.startswith("RNN") else ""
+            raise ValueError(f"{self.mode.split('_')[0]}: Expected input to be 2D or 3D, got {input.dim()}D "
+                             f"{tensor_word}instead")
         batched = input.dim() == 3
         if not batched:
             input = input.unsqueeze(0 if self.batch_first else 1)

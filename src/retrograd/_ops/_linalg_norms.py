@@ -1,0 +1,211 @@
+"""Norms and the diagonal view behind ``retrograd.linalg``: vector_norm, matrix_norm, norm, diagonal.
+
+vector_norm is one primitive whose rule is PyTorch's norm_backward in retrograd ops;
+matrix norms are composites (vector norms, singular values, amax / amin), as in PyTorch,
+so their grad_fn names match torch's (LinalgVectorNormBackward0, SumBackward1, AmaxBackward0).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._tensor import Tensor
+from ._common import wrap_dim
+from ._linalg_decomp import _type_name, out_arg, svdvals
+from ._registry import apply, primitive
+from .pointwise import abs, eq, sign, where
+from .reduce import sum, unsqueeze_dims
+from .shape import permute, unsqueeze
+
+
+# ---------------------------------------------------------------- diagonal (linalg.diagonal)
+def _diagonal_fw(a, *, offset, dim1, dim2):
+    d = np.diagonal(a, offset, dim1, dim2)
+    if a.flags.writeable:
+        d.flags.writeable = True  # a writable view, as PyTorch's
+    return d
+
+
+def _diagonal_backward_fw(grad, *, shape, offset, dim1, dim2):
+    z = np.zeros(shape, dtype=grad.dtype)
+    _diagonal_fw(z, offset=offset, dim1=dim1, dim2=dim2)[...] = grad
+    return z
+
+
+_diagonal = primitive("linalg_diagonal", _diagonal_fw, node="DiagonalBackward0",
+                      a=lambda g, a_shape, offset, dim1, dim2: apply(
+                          _diagonal_backward, (g,), {"shape": a_shape, "offset": offset, "dim1": dim1, "dim2": dim2}))
+_diagonal_backward = primitive("linalg_diagonal_backward", _diagonal_backward_fw, node="DiagonalBackwardBackward0",
+                               grad=lambda g, offset, dim1, dim2: apply(
+                                   _diagonal, (g,), {"offset": offset, "dim1": dim1, "dim2": dim2}))
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """The diagonal (``offset`` above it when > 0) of the matrices over dims dim1, dim2 (a view)."""
+    from .shape import _as_view
+
+    n = A._data.ndim
+    d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return _as_view(apply(_diagonal, (A,), {"offset": int(offset), "dim1": d1, "dim2": d2}), A)
+
+
+def _max_min(x: Tensor, dim: int, keepdim: bool, largest: bool) -> Tensor:
+    from .reduce_more import amax, amin  # AmaxBackward0 / AminBackward0: ties share the gradient
+
+    return (amax if largest else amin)(x, dim, keepdim)
+
+
+# ---------------------------------------------------------------- norms
+def _vector_norm_fw(x, *, ord, dims, keepdim):
+    a = np.abs(x)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        if ord == 2:
+            r = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
+        elif ord == math.inf:
+            r = np.max(a, axis=dims, keepdims=keepdim)
+        elif ord == -math.inf:
+            r = np.min(a, axis=dims, keepdims=keepdim)
+        elif ord == 0:
+            r = np.sum(a != 0, axis=dims, keepdims=keepdim)
+        elif ord == 1:
+            r = np.sum(a, axis=dims, keepdims=keepdim)
+        else:
+            r = np.sum(a ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(r, dtype=x.dtype)
+
+
+def _vector_norm_backward(g, x, out, ord, dims, keepdim):
+    shape = x._data.shape
+    red = tuple(range(len(shape))) if dims is None else dims
+    g = unsqueeze_dims(g, red, keepdim, shape)
+    out = unsqueeze_dims(out, red, keepdim, shape)
+    if ord == 0:
+        return None
+    if ord == 1:
+        return sign(x) * g
+    if ord == 2:
+        return g * where(out == 0, 0.0, x / out)
+    ax = abs(x)
+    if math.isinf(ord):
+        mask = eq(ax, out).to(x.dtype)
+        return sign(x) * (g / sum(mask, red, keepdim=True)) * mask
+    if ord < 1:
+        return sign(x) * where(x == 0, 0.0, ax ** (ord - 1)) * g * out ** (1 - ord)
+    scale = where(out == 0, 0.0, g / out ** (ord - 1))
+    if ord < 2:
+        return sign(x) * ax ** (ord - 1) * scale
+    return x * ax ** (ord - 2) * scale
+
+
+_vector_norm = primitive("linalg_vector_norm", _vector_norm_fw, node="LinalgVectorNormBackward0",
+                         x=lambda g, x, out, ord, dims, keepdim: _vector_norm_backward(g, x, out, ord, dims, keepdim))
+
+
+def _norm_dims(dim, ndim: int):
+    if dim is None:
+        return None
+    if isinstance(dim, (int, np.integer)):
+        return (wrap_dim(dim, ndim),)
+    dims = tuple(wrap_dim(d, ndim) for d in dim)
+    if len(set(dims)) != len(dims):
+        d = next(d for d in dims if dims.count(d) > 1)
+        raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(dims)) if dims else None
+
+
+@out_arg
+def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """The ``ord``-norm of x as a vector (over ``dim`` or all elements).
+
+    >>> import retrograd as torch
+    >>> torch.linalg.vector_norm(torch.tensor([3., 4.]))
+    tensor(5.)
+    """
+    if isinstance(ord, str):
+        raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, not str")
+    if x._data.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {_type_name(x)}")
+    ord = float(ord)
+    dims = _norm_dims(dim, x._data.ndim)
+    if x._data.size == 0 and (ord < 0 or ord == math.inf):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because the "
+                           "operation does not have an identity")
+    return apply(_vector_norm, (x,), {"ord": ord, "dims": dims, "keepdim": bool(keepdim)}, dtype)
+
+
+def _backshift(d0: int, d1: int, ndim: int) -> list:
+    return [d for d in range(ndim) if d not in (d0, d1)] + [d0, d1]
+
+
+@out_arg
+def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """Matrix norms: 'fro', 'nuc', 1, -1, 2, -2, inf, -inf (over the two dims in ``dim``).
+
+    >>> import retrograd as torch
+    >>> torch.linalg.matrix_norm(torch.tensor([[1., -2.], [3., 4.]]), 1)
+    tensor(6.)
+    """
+    if A._data.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if A._data.dtype.kind != "f":
+        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {_type_name(A)}")
+    n = A._data.ndim
+    d0, d1 = (wrap_dim(d, n) for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
+    if isinstance(ord, str):
+        if ord == "fro":
+            return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+        if ord != "nuc":
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+        abs_ord = None
+    else:
+        abs_ord = abs_float(ord)
+        if abs_ord not in (1.0, 2.0, math.inf):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord:g} not supported.")
+    if dtype is not None:
+        A = A.to(dtype)
+    if abs_ord is None or abs_ord == 2.0:
+        perm = _backshift(d0, d1, n)
+        sv = svdvals(permute(A, perm))
+        res = sum(sv, -1) if abs_ord is None else _max_min(sv, -1, False, ord > 0)
+        if keepdim:
+            res = permute(unsqueeze(unsqueeze(res, -1), -1), tuple(np.argsort(perm).tolist()))
+        return res
+    if abs_ord == math.inf:
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    return _max_min(vector_norm(A, 1.0, (d0,), keepdim), d1, keepdim, ord > 0)
+
+
+def abs_float(x) -> float:
+    return math.fabs(float(x))
+
+
+@out_arg
+def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """``torch.linalg.norm``: a vector norm, or a matrix norm when ``ord`` is a string, ``dim``
+    has two entries, or A is 2-d with ``ord`` given.
+
+    >>> import retrograd as torch
+    >>> torch.linalg.norm(torch.tensor([[3., 0.], [0., 4.]]))
+    tensor(5.)
+    """
+    if isinstance(dim, (int, np.integer)):
+        dim = (int(dim),)
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}")
+    elif ord is not None and A._data.ndim not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+                           f"Got {A._data.ndim}D.")
+    if isinstance(ord, str) or (ord is not None and ((dim is not None and len(dim) == 2)
+                                                     or (dim is None and A._data.ndim == 2))):
+        return matrix_norm(A, ord, dim if dim is not None else (0, 1), keepdim, dtype=dtype)
+    return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
