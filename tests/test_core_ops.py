@@ -290,6 +290,15 @@ PROMO = {
     "float64_scalar_rmul": lambda T: 2.5 * T.tensor([1, 2], dtype=T.float64),
     "int_matmul": lambda T: T.tensor([[1, 2]]) @ T.tensor([[3], [4]]),
     "float16_plus_float": lambda T: T.tensor([1., 2.], dtype=T.float16) + 0.1,
+    "int8_plus_int_wraps": lambda T: T.tensor([1, 100], dtype=T.int8) + 200,
+    "int32_plus_big_int_wraps": lambda T: T.tensor([1], dtype=T.int32) + 2 ** 40,
+    "int64_plus_2_63_wraps": lambda T: T.ones(1, dtype=T.int64) + 2 ** 63,
+    "uint8_minus_one": lambda T: T.tensor([0, 1], dtype=T.uint8) - 1,
+    "bool_plus_big_int": lambda T: T.tensor([True]) + 2 ** 40,
+    "float32_times_huge": lambda T: T.ones(2) * 1e300,
+    "float16_times_big": lambda T: T.ones(2, dtype=T.float16) * 1e5,
+    "numpy_scalar": lambda T: T.ones(2) * np.float64(2.5),
+    "numpy_int_scalar": lambda T: T.tensor([1, 2], dtype=T.int16) * np.int64(3),
 }
 
 
@@ -339,6 +348,9 @@ ERRORS = {
     "t_3d": lambda T: T.ones(2, 2, 2).t(),
     "pow_int_negative": lambda T: T.tensor([2, 3]) ** -1,
     "mean_int": lambda T: T.tensor([1, 2]).mean(),
+    "int_too_big": lambda T: T.ones(1) * 10 ** 40,
+    "int_beyond_uint64": lambda T: T.ones(1, dtype=T.int64) + 2 ** 64,
+    "int_below_int64": lambda T: T.ones(1) - 2 ** 63 * 3,
     "sub_bools": lambda T: T.tensor([True]) - T.tensor([False]),
     "neg_bool": lambda T: -T.tensor([True]),
 }

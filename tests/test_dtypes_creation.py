@@ -222,7 +222,8 @@ def test_asarray_and_from_numpy_share_memory_both_ways():
 
 def test_ndarray_operand_on_either_side_gives_a_tensor_in_the_graph():
     x = retrograd.ones(2, requires_grad=True)
-    for y in (np.full(2, 3.0) * x, x * np.full(2, 3.0), np.full(2, 3.0) + x, np.full(2, 3.0) - x):
+    a = np.full(2, 3.0)
+    for y in (a * x, x * a, a + x, a - x, a ** x, a / x):
         assert isinstance(y, retrograd.Tensor) and y.dtype is retrograd.float64 and y.requires_grad
     (np.full(2, 3.0) * x).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])

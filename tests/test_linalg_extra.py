@@ -269,3 +269,13 @@ def test_matrix_power_zero_is_a_copy_with_zero_gradient():
     assert P.requires_grad and type(P.grad_fn).__name__ == "CopyBackwards"
     P.sum().backward()
     assert A.grad.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0, 0.5, 1.5, float("inf")])
+def test_cdist_is_twice_differentiable(p):
+    """torch cannot differentiate _cdist_backward (so the op table checks first order only); we can."""
+    rng = np.random.default_rng(3)
+    a = retrograd.tensor(rng.standard_normal((3, 2)), requires_grad=True)
+    b = retrograd.tensor(rng.standard_normal((4, 2)), requires_grad=True)
+    f = lambda x, y: retrograd.cdist(x, y, p=p)  # noqa: E731
+    assert retrograd.autograd.gradgradcheck(f, (a, b), eps=1e-6, atol=1e-5, rtol=1e-3)

@@ -216,7 +216,7 @@ ATTRS = {
     "clone_grad": lambda T: T.tensor([1., 2.], requires_grad=True).clone(),
     "clone_independent": lambda T: (lambda a: (a.clone().add_(1), a))(T.tensor([1., 2.])),
     "array": lambda T: np.asarray(T.tensor([1., 2.])).tolist(),
-    "array_dtype": lambda T: np.array(T.tensor([1, 2]), dtype=np.float64).tolist(),
+    "array_dtype": lambda T: np.asarray(T.tensor([1, 2])).astype(np.float64).tolist(),
     "numpy": lambda T: T.tensor([1., 2.]).numpy().tolist(),
     "numpy_detached": lambda T: T.tensor([1., 2.], requires_grad=True).detach().numpy().dtype,
     "is_floating_point": lambda T: (T.ones(1).is_floating_point(), T.tensor([1]).is_floating_point()),

@@ -9,9 +9,29 @@ from .._tensor import Tensor
 _wrap = Tensor._wrap
 
 
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -2 ** 63, 2 ** 63 - 1, 2 ** 64 - 1
+
+
+def _scalar_array(value, npd) -> np.ndarray:
+    """``value`` as a 0-d array of ``npd`` the way PyTorch converts a Python scalar:
+    ints beyond int64 are an OverflowError, ints wrap into narrower integer dtypes, and
+    floats too large for the dtype become inf (silently)."""
+    if type(value) is int or (isinstance(value, int) and not isinstance(value, (bool, np.bool_))):
+        if value < _INT64_MIN:
+            raise OverflowError("can't convert negative int to unsigned")
+        if value > _UINT64_MAX:
+            raise OverflowError("int too big to convert")
+        if npd.kind in "iub":
+            return np.array(value, dtype=np.int64 if value <= _INT64_MAX else np.uint64).astype(npd)
+    if -65504.0 <= value <= 65504.0:  # fits every float dtype: no overflow warning possible
+        return np.array(value, dtype=npd)
+    with np.errstate(over="ignore", invalid="ignore"):  # (an errstate object is single-use)
+        return np.array(value, dtype=npd)
+
+
 def scalar_tensor(value, dtype: D.dtype) -> Tensor:
     """A Python scalar as a 0-d tensor that does not require grad."""
-    return _wrap(np.array(value, dtype=dtype.np), False, None, 0)
+    return _wrap(_scalar_array(value, dtype.np), False, None, 0)
 
 
 def to_tensor(x, dtype: D.dtype | None = None) -> Tensor:
@@ -41,7 +61,7 @@ def _float_scalar(value, npd) -> Tensor:
     key = (value, npd)
     t = _SCALAR_CACHE.get(key)
     if t is None:
-        arr = _array(value, dtype=npd)
+        arr = _scalar_array(value, npd)
         if not value or value != value:
             return _wrap(arr, False, None, 0)
         arr.flags.writeable = False

@@ -14,7 +14,7 @@ from .._tensor import Tensor
 from ._common import to_tensor
 from ._registry import apply, apply_inplace, primitive
 from ..autograd import grad_mode
-from .shape import _as_view, expand, reshape, select, slice_dim, unsqueeze
+from .shape import _as_view, expand, reshape, select, slice_dim, sum_to, unsqueeze
 
 __all__ = ["getitem", "setitem", "nonzero", "index_put_"]
 
@@ -40,9 +40,17 @@ def _put_fw(a, v, *, key, accumulate):
     return out
 
 
-_index_put = primitive("index_put", _put_fw, node="IndexPutBackward0",
-                       a=lambda g, key, accumulate: g if accumulate else _zero_at(g, key),
-                       v=lambda g, key: apply(_index, (g,), {"key": key}))
+def _put_rule_a(g, key, accumulate):
+    return g if accumulate else _zero_at(g, key)
+
+
+def _put_rule_v(g, key, v_shape):
+    # The region's gradient, summed back to the value's own shape (it may have been broadcast).
+    r = apply(_index, (g,), {"key": key})
+    return r if r._data.shape == tuple(v_shape) else sum_to(r, v_shape)
+
+
+_index_put = primitive("index_put", _put_fw, node="IndexPutBackward0", a=_put_rule_a, v=_put_rule_v)
 
 
 def _zero_at(g: Tensor, key) -> Tensor:
@@ -50,18 +58,12 @@ def _zero_at(g: Tensor, key) -> Tensor:
     return apply(_index_put, (g, zero), {"key": key, "accumulate": False})
 
 
-# Three table entries share the put forward and rules; PyTorch names the node after how the
+# More table entries share the put forward and rules; PyTorch names the node after how the
 # write was done: through a view of the base (CopySlices), with advanced indices on the whole
-# tensor (IndexPutBackward0), or as a fill of the whole tensor (FillBackward3).
-_index_put_view = primitive("index_put_view", _put_fw, node="CopySlices",
-                            a=lambda g, key, accumulate: g if accumulate else _zero_at(g, key),
-                            v=lambda g, key: apply(_index, (g,), {"key": key}))
-_index_put_fill = primitive("index_put_fill", _put_fw, node="FillBackward3",
-                            a=lambda g, key, accumulate: g if accumulate else _zero_at(g, key),
-                            v=lambda g, key: apply(_index, (g,), {"key": key}))
-_index_put_copy = primitive("index_put_copy", _put_fw, node="CopyBackwards",
-                            a=lambda g, key, accumulate: g if accumulate else _zero_at(g, key),
-                            v=lambda g, key: apply(_index, (g,), {"key": key}))
+# tensor (IndexPutBackward0), as a fill (FillBackward3) or a copy_ (CopyBackwards) of all of it.
+_index_put_view = primitive("index_put_view", _put_fw, node="CopySlices", a=_put_rule_a, v=_put_rule_v)
+_index_put_fill = primitive("index_put_fill", _put_fw, node="FillBackward3", a=_put_rule_a, v=_put_rule_v)
+_index_put_copy = primitive("index_put_copy", _put_fw, node="CopyBackwards", a=_put_rule_a, v=_put_rule_v)
 _alias = primitive("alias", lambda a: a.view(), node="AliasBackward0", a=lambda g: g)
 
 _INDEX_TYPES_MSG = "tensors used as indices must be long, int, byte or bool tensors"
@@ -208,7 +210,7 @@ def _plan(shape, key):
     steps, adv, basic = [], [], []
     cur = list(shape)  # the running (intermediate) shape
     dim = 0
-    for k in items:
+    for pos_in_key, k in enumerate(items):
         if k is None:
             steps.append(("unsqueeze", dim))
             cur.insert(dim, 1)
@@ -226,16 +228,18 @@ def _plan(shape, key):
             dim += 1
         elif isinstance(k, int):
             size = cur[dim]
-            if k < -size or k >= size:
-                raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
+            if k < -size or k >= size:  # PyTorch names the position in the key, not the dim
+                raise IndexError(f"index {k} is out of bounds for dimension {pos_in_key} with size {size}")
             steps.append(("select", dim, k))
             del cur[dim]
             basic.append(k)
         elif isinstance(k, slice):
             if k.step is not None and k.step <= 0:
                 raise ValueError("step must be greater than zero")
-            steps.append(("slice", dim, k))
-            cur[dim] = len(range(*k.indices(cur[dim])))
+            start, stop, step = k.indices(cur[dim])
+            # PyTorch skips slices that cover the whole dim inside tuple keys.
+            steps.append(("slice", dim, k, start == 0 and stop >= cur[dim] and step == 1))
+            cur[dim] = len(range(start, stop, step))
             basic.append(k)
             dim += 1
         else:
@@ -245,11 +249,19 @@ def _plan(shape, key):
             dim += n
     if not adv:
         return steps, None, tuple(basic), items
+    shapes = []
     for j, (d, arr) in enumerate(adv):  # checked on the result of the basic part, as PyTorch does
         if arr.dtype == np.bool_:
             _check_mask(arr, cur, d)
+            shapes += [(int(arr.sum()),)] * max(arr.ndim, 1)
         else:
             _check_bounds(arr, cur, d, j)
+            shapes.append(arr.shape)
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join("[" + ", ".join(map(str, sh)) + "]" for sh in shapes)) from None
     akey, pos = [], 0
     for d, arr in adv:
         akey.extend([slice(None)] * (d - pos))
@@ -259,11 +271,8 @@ def _plan(shape, key):
 
 
 def _full(s) -> bool:
-    """A step that is a ``:`` slice (PyTorch skips those inside tuple keys)."""
-    if s[0] != "slice":
-        return False
-    k = s[2]
-    return k.start is None and k.stop is None and k.step in (None, 1)
+    """A slice step that keeps the whole dim."""
+    return s[0] == "slice" and s[3]
 
 
 def _apply_steps(t: Tensor, steps, bare: bool) -> Tensor:

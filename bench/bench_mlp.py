@@ -1,0 +1,240 @@
+"""One training step of a 784-512-512-10 ReLU MLP: retrograd vs torch vs hand-written NumPy.
+
+A step is ``zero_grad(); loss = CrossEntropyLoss()(model(x), y); loss.backward(); opt.step()``
+(plain SGD, lr 0.01), float32, at batch 128 and batch 16.  Three implementations run in
+the same process from the same initial weights and data:
+
+* retrograd: ordinary PyTorch code (``nn.Sequential`` of ``nn.Linear``/``nn.ReLU``,
+  ``nn.CrossEntropyLoss``, ``optim.SGD``) run with ``torch = retrograd``;
+* torch 2.13 CPU: *the same function*, run with the real ``torch`` (skipped if absent);
+* NumPy: forward, backward and the SGD update written by hand (BLAS GEMMs, in-place
+  updates, the fused softmax-cross-entropy gradient ``(softmax(z) - onehot(y)) / N``).
+
+BLAS threads: all three use the same number, NumPy's OpenBLAS is limited with
+threadpoolctl and torch with ``torch.set_num_threads`` (``--threads``; default: NumPy's
+current setting, e.g. from ``OPENBLAS_NUM_THREADS``).  The implementations are timed in
+interleaved rounds (so drifting load on a shared machine hits all three alike); the table
+shows the median ms per step after warm-up, and ratios retrograd/numpy (target <= 1.10)
+and retrograd/torch.  Before timing, one step of each is checked to give the same loss
+and weights.
+
+    .venv/bin/python bench/bench_mlp.py [--steps 200] [--threads 1] [--batch 128 16]
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+from typing import Callable
+
+import numpy as np
+
+import retrograd
+
+try:
+    import torch as real_torch
+except ImportError:  # torch is optional for benchmarks
+    real_torch = None
+
+try:
+    from threadpoolctl import threadpool_info, threadpool_limits
+except ImportError:  # then the BLAS thread count is left as it is
+    threadpool_info = threadpool_limits = None
+
+SIZES = (784, 512, 512, 10)
+LR = 0.01
+TARGET = 1.10
+
+
+# ---------------------------------------------------------------------- shared helpers
+def blas_threads(requested: int | None):
+    """(threads, context manager): the NumPy BLAS thread count to use, torch set to match."""
+    if threadpool_info is None:
+        n = requested or 1
+        ctx = _nullcontext()
+    else:
+        current = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+        n = requested or (current[0] if current else 1)
+        ctx = threadpool_limits(limits=n, user_api="blas")
+    if real_torch is not None:
+        real_torch.set_num_threads(n)
+    return n, ctx
+
+
+class _nullcontext:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def time_interleaved(steps: dict[str, Callable[[], object]], n_steps: int, warmup: int = 10,
+                     block: int = 10) -> dict[str, float]:
+    """Median seconds per call of each function, run in interleaved blocks of ``block`` calls."""
+    for fn in steps.values():
+        for _ in range(warmup):
+            fn()
+    times: dict[str, list[float]] = {k: [] for k in steps}
+    gc.collect()
+    perf = time.perf_counter
+    for _ in range(max(1, n_steps // block)):
+        for name, fn in steps.items():
+            for _ in range(block):
+                t0 = perf()
+                fn()
+                times[name].append(perf() - t0)
+    return {k: float(np.median(v)) for k, v in times.items()}
+
+
+def print_table(title: str, rows: list[tuple], target: float) -> None:
+    """rows: (workload, t_numpy, t_retrograd, t_torch) in seconds."""
+    print(title)
+    head = f"{'workload':<22}{'numpy ms':>10}{'retrograd ms':>14}{'torch ms':>10}{'rg/numpy':>10}{'rg/torch':>10}"
+    print(head)
+    print("-" * len(head))
+    for name, t_np, t_rg, t_t in rows:
+        tt = f"{t_t * 1e3:>10.3f}" if t_t == t_t else f"{'-':>10}"
+        rt = f"{t_rg / t_t:>10.2f}" if t_t == t_t else f"{'-':>10}"
+        flag = "" if t_rg / t_np <= target else "  (over target)"
+        print(f"{name:<22}{t_np * 1e3:>10.3f}{t_rg * 1e3:>14.3f}{tt}{t_rg / t_np:>10.2f}{rt}{flag}")
+
+
+def cross_entropy_grad(z: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
+    """Mean softmax cross-entropy of logits ``z`` (overwritten) and its gradient."""
+    n = z.shape[0]
+    rows = np.arange(n)
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    s = e.sum(axis=1, keepdims=True)
+    loss = float(np.log(s).mean() - z[rows, y].mean())
+    e /= s
+    e[rows, y] -= 1.0
+    e *= np.float32(1.0 / n)
+    return loss, e
+
+
+# ---------------------------------------------------------------------- the three implementations
+def init_params(seed: int = 0) -> list[np.ndarray]:
+    """PyTorch's default Linear init (U(-1/sqrt(fan_in), 1/sqrt(fan_in))): W, b per layer."""
+    rng = np.random.default_rng(seed)
+    params = []
+    for fan_in, fan_out in zip(SIZES[:-1], SIZES[1:]):
+        bound = 1.0 / np.sqrt(fan_in)
+        params.append(rng.uniform(-bound, bound, (fan_out, fan_in)).astype(np.float32))
+        params.append(rng.uniform(-bound, bound, fan_out).astype(np.float32))
+    return params
+
+
+def torch_style_step(torch, params: list[np.ndarray], x: np.ndarray, y: np.ndarray):
+    """Ordinary PyTorch training code; ``torch`` is retrograd or the real torch."""
+    nn = torch.nn
+    model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
+    with torch.no_grad():
+        for p, a in zip(model.parameters(), params):
+            p.copy_(torch.from_numpy(a.copy()))
+    loss_fn = nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(model.parameters(), lr=LR)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+
+    def step():
+        opt.zero_grad()
+        loss = loss_fn(model(xt), yt)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step, model
+
+
+class NumpyMLP:
+    """Forward, backward and SGD for the ReLU MLP, by hand (weights (out, in) as in PyTorch)."""
+
+    def __init__(self, params: list[np.ndarray]) -> None:
+        self.params = [p.copy() for p in params]
+
+    def step(self, x: np.ndarray, y: np.ndarray) -> float:
+        w1, b1, w2, b2, w3, b3 = self.params
+        h1 = x @ w1.T
+        h1 += b1
+        np.maximum(h1, 0, out=h1)
+        h2 = h1 @ w2.T
+        h2 += b2
+        np.maximum(h2, 0, out=h2)
+        z = h2 @ w3.T
+        z += b3
+        loss, dz = cross_entropy_grad(z, y)
+        grads = [None] * 6
+        grads[4] = dz.T @ h2
+        grads[5] = dz.sum(axis=0)
+        d2 = dz @ w3
+        d2 *= h2 > 0
+        grads[2] = d2.T @ h1
+        grads[3] = d2.sum(axis=0)
+        d1 = d2 @ w2
+        d1 *= h1 > 0
+        grads[0] = d1.T @ x
+        grads[1] = d1.sum(axis=0)
+        lr = np.float32(LR)
+        for p, g in zip(self.params, grads):
+            g *= lr
+            p -= g
+        return loss
+
+
+# ---------------------------------------------------------------------- check and time
+def _check(batch: int) -> float:
+    """Max |difference| of the weights after one step, retrograd and torch vs NumPy."""
+    rng = np.random.default_rng(1)
+    params = init_params()
+    x = rng.standard_normal((batch, 784)).astype(np.float32)
+    y = rng.integers(0, 10, batch).astype(np.int64)
+    ref = NumpyMLP(params)
+    ref_loss = ref.step(x, y)
+    worst = 0.0
+    for mod in (retrograd, real_torch):
+        if mod is None:
+            continue
+        step, model = torch_style_step(mod, params, x, y)
+        loss = float(step())
+        assert abs(loss - ref_loss) < 1e-4, (mod.__name__, loss, ref_loss)
+        for p, r in zip(model.parameters(), ref.params):
+            worst = max(worst, float(np.abs(p.detach().numpy() - r).max()))
+    assert worst < 1e-5, worst
+    return worst
+
+
+def measure(batch: int, n_steps: int) -> tuple[float, float, float]:
+    rng = np.random.default_rng(2)
+    params = init_params()
+    x = rng.standard_normal((batch, 784)).astype(np.float32)
+    y = rng.integers(0, 10, batch).astype(np.int64)
+    ref = NumpyMLP(params)
+    steps = {"numpy": lambda: ref.step(x, y), "retrograd": torch_style_step(retrograd, params, x, y)[0]}
+    if real_torch is not None:
+        steps["torch"] = torch_style_step(real_torch, params, x, y)[0]
+    t = time_interleaved(steps, n_steps)
+    return t["numpy"], t["retrograd"], t.get("torch", float("nan"))
+
+
+def main(argv: list[str] | None = None) -> list[tuple]:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=200, help="timed steps per implementation and batch size")
+    ap.add_argument("--threads", type=int, default=None, help="BLAS threads for all three (default: NumPy's)")
+    ap.add_argument("--batch", type=int, nargs="+", default=[128, 16])
+    args = ap.parse_args(argv if argv is not None else [])
+    n, ctx = blas_threads(args.threads)
+    rows = []
+    with ctx:
+        diffs = [_check(b) for b in args.batch]
+        for b in args.batch:
+            rows.append((f"MLP step, batch {b}",) + measure(b, args.steps))
+    print_table(f"784-512-512-10 ReLU MLP, CE loss, SGD; float32; BLAS threads = {n} (numpy and torch); "
+                f"median of {args.steps} steps; one-step weights agree to {max(diffs):.1e}", rows, TARGET)
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
