@@ -196,7 +196,7 @@ def _check(batch: int) -> float:
         if mod is None:
             continue
         step, model = torch_style_step(mod, params, x, y)
-        loss = float(step())
+        loss = float(step().detach())
         assert abs(loss - ref_loss) < 1e-4, (mod.__name__, loss, ref_loss)
         for p, r in zip(model.parameters(), ref.params):
             worst = max(worst, float(np.abs(p.detach().numpy() - r).max()))

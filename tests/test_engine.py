@@ -173,14 +173,17 @@ def _walk(T, y):
 GRAPHS = {
     "seed": lambda T: _seed_y(T)[3],
     "scalar_ops": lambda T: (lambda x: (2 - x) * 3 / (x + 1) ** 2)(T.tensor(1., requires_grad=True)),
-    "two_leaves": lambda T: (lambda x, y: x * x * y)(T.tensor(2., requires_grad=True), T.tensor(3., requires_grad=True)),
+    "two_leaves": lambda T: (lambda x, y: x * x * y)(T.tensor(2., requires_grad=True),
+                                                     T.tensor(3., requires_grad=True)),
     "one_leaf_const": lambda T: (lambda x: x * T.tensor(3.) + T.ones(1))(T.tensor(2., requires_grad=True)),
-    "reductions": lambda T: (lambda x: x.sum(0).mean() + x.mean(1, keepdim=True).sum())(T.ones(2, 3, requires_grad=True)),
+    "reductions": lambda T: (lambda x: x.sum(0).mean() + x.mean(1, keepdim=True).sum())(
+        T.ones(2, 3, requires_grad=True)),
     "shapes": lambda T: (lambda x: x.reshape(3, 2).t().unsqueeze(0).squeeze(0).transpose(0, 1).expand(2, 3, 2)[1:, 0])(
         T.ones(2, 3, requires_grad=True)),
-    "unary": lambda T: (lambda x: T.relu(T.sigmoid(T.tanh(x.exp().log().sqrt().sin().cos().tan().abs())))).__call__(
+    "unary": lambda T: (lambda x: T.relu(T.sigmoid(T.tanh(x.exp().log().sqrt().sin().cos().tan().abs()))))(
         T.ones(2, requires_grad=True)),
-    "matmul": lambda T: (lambda a, b: (a @ b).sum())(T.ones(2, 3, requires_grad=True), T.ones(3, 2, requires_grad=True)),
+    "matmul": lambda T: (lambda a, b: (a @ b).sum())(T.ones(2, 3, requires_grad=True),
+                                                     T.ones(3, 2, requires_grad=True)),
     "clone_neg": lambda T: (-T.ones(2, requires_grad=True)).clone(),
     "inplace": lambda T: (lambda x: x.mul_(2).add_(1))(T.ones(2, requires_grad=True) * 1),
     "create_graph_grad": lambda T: (lambda x: T.autograd.grad((x * x).sum(), x, create_graph=True)[0])(

@@ -211,7 +211,8 @@ def test_refused_dtypes_match_torch():
 
 
 def test_type_promotion_results():
-    i, f32, f64 = retrograd.tensor([3, -4]), retrograd.tensor([1.5, 2.0]), retrograd.tensor([1.5, 2.0], dtype=retrograd.float64)
+    i, f32 = retrograd.tensor([3, -4]), retrograd.tensor([1.5, 2.0])
+    f64 = retrograd.tensor([1.5, 2.0], dtype=retrograd.float64)
     ti, tf32, tf64 = torch.tensor([3, -4]), torch.tensor([1.5, 2.0]), torch.tensor([1.5, 2.0], dtype=torch.float64)
     for name in ("remainder", "fmod", "floor_divide", "xlogy", "copysign", "float_power"):
         f, g = getattr(retrograd, name), getattr(torch, name)

@@ -117,8 +117,8 @@ def _site():
     # user's frame object already exists and is reused); deeper chains walk outwards.
     try:
         f = _getframe(4)
-    except ValueError:  # apply() called from the outermost frame
-        f = _getframe(3)
+    except ValueError:  # a shallow stack (apply() called near the outermost frame)
+        f = _getframe(1)
     while f is not None:
         fn = f.f_code.co_filename
         inside = _inside.get(fn)

@@ -323,8 +323,10 @@ def _sr_rule_self(g, a, src, out, dim, index, reduce, include_self):
     return _scatter_reduce_grads(g, a, src, out, dim, index, reduce, include_self)[0]
 
 
-def _sr_rule_src(g, a, src, out, dim, index, reduce, include_self):
-    return _scatter_reduce_grads(g, a, src, out, dim, index, reduce, include_self)[1]
+def _sr_rule_src(g, a, src, src_shape, out, dim, index, reduce, include_self):
+    r = _scatter_reduce_grads(g, a, src, out, dim, index, reduce, include_self)[1]
+    # src may be larger than index: its unused trailing block gets zero gradient
+    return r if tuple(r.shape) == tuple(src_shape) else apply(_embed, (r,), {"shape": tuple(src_shape)})
 
 
 _scatter_reduce = primitive("scatter_reduce", _scatter_reduce_np, node="ScatterReduceBackward0",

@@ -28,6 +28,7 @@ from ._common import wrap_dim
 from ._registry import apply, primitive
 from .pointwise import exp, sigmoid, tanh, where
 from .reduce import sum as _sum
+from .linalg import _mm as _mm_op
 from .shape import squeeze, unsqueeze
 
 # Exported at top level only what torch exports there; nn.functional reaches the rest
@@ -822,6 +823,55 @@ def adaptive_max_pool1d(input: Tensor, output_size) -> tuple:
     o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
     out, idx = adaptive_max_pool2d_with_indices(unsqueeze(input, -2), (1, o))
     return squeeze(out, -2), _t(idx._data.squeeze(-2))
+
+
+# ====================================================================== linear
+# nn.Linear as one node: y = x @ w.T (+ b).  PyTorch records addmm(b, x, w.t()) (or mm), i.e.
+# an AddmmBackward0 fed by a TBackward0 on the weight; fusing the transpose into the op saves a
+# node per layer and, above all, makes the weight gradient g.T @ x a fresh C-contiguous array
+# (the transposed view of x.T @ g had to be copied before it could become weight.grad).
+# The three ops are partial derivatives of <x w^T, g>, so their rules point at each other.
+def _linear_np(x, w):
+    return x @ w.T
+
+
+def _linear_b_np(b, x, w):
+    y = x @ w.T
+    y += b
+    return y
+
+
+def _mm(a: Tensor, b: Tensor) -> Tensor:
+    return apply(_mm_op, (a, b))
+
+
+def _linear_nb(x: Tensor, w: Tensor) -> Tensor:
+    return apply(_linear_op, (x, w))
+
+
+def _weight_grad(gy: Tensor, x: Tensor) -> Tensor:
+    return apply(_linear_wgrad_op, (gy, x))
+
+
+_linear_op = primitive("linear", _linear_np, node="MmBackward0",
+                       x=lambda g, w: _mm(g, w),
+                       w=lambda g, x: _weight_grad(g, x))
+# input order (bias, input, weight) is addmm's, so next_functions line up with PyTorch's
+_linear_b_op = primitive("linear_bias", _linear_b_np, node="AddmmBackward0",
+                         b=lambda g: _sum(g, 0),
+                         x=lambda g, w: _mm(g, w),
+                         w=lambda g, x: _weight_grad(g, x))
+# d<x w^T, g>/dw = g^T x;  d/dgy = x G^T = linear(x, G);  d/dx = gy G
+_linear_wgrad_op = primitive("linear_weight_grad", lambda gy, x: gy.T @ x, node="MmBackward0",
+                             gy=lambda g, x: _linear_nb(x, g),
+                             x=lambda g, gy: _mm(gy, g))
+
+
+def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias`` for a 2-d input and weight (checked by the caller): one node."""
+    if bias is None:
+        return apply(_linear_op, (input, weight))
+    return apply(_linear_b_op, (bias, input, weight))
 
 
 # ====================================================================== softmax

@@ -225,7 +225,7 @@ relu = _unary("relu", lambda a: np.maximum(a, 0).astype(a.dtype, copy=False),
               lambda g, out: g * sign(out), float_only=False)
 abs = _unary("abs", lambda a: np.abs(a), lambda g, a: g * sign(a), float_only=False)
 absolute = abs
-sign = _unary("sign", lambda a: (np.nan_to_num(np.sign(a), copy=False, nan=0.0) if a.dtype.kind == "f"  # NaN -> 0
+sign = _unary("sign", lambda a: (np.sign(np.nan_to_num(a, nan=0.0)) if a.dtype.kind == "f"  # sign(NaN) = 0
                                  else np.sign(a) if a.dtype.kind != "b" else a.copy()),
               lambda g: g * 0, float_only=False)
 square = None  # defined below as a composite
@@ -288,8 +288,10 @@ def where(condition, input=None, other=None, *, out=None):
         got = ", ".join("Tensor" if isinstance(x, Tensor) else type(x).__name__
                         for x in (condition, input, other) if x is not None)
         raise TypeError(f"where() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-                        " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n"
-                        " * (Tensor condition, Number self, Tensor other)\n * (Tensor condition, Tensor input, Number other)\n"
+                        " * (Tensor condition)\n"
+                        " * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n"
+                        " * (Tensor condition, Number self, Tensor other)\n"
+                        " * (Tensor condition, Tensor input, Number other)\n"
                         " * (Tensor condition, Number self, Number other)\n")
     cond = condition
     kind = cond._data.dtype.kind

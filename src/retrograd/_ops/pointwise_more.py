@@ -132,7 +132,7 @@ def _floor_like(npf):
 
 def _sign_np(a):
     if a.dtype.kind == "f":
-        return np.nan_to_num(np.sign(a), copy=False, nan=0.0)  # PyTorch: sign(NaN) = 0
+        return np.sign(np.nan_to_num(a, nan=0.0))  # PyTorch: sign(NaN) = 0
     return np.sign(a) if a.dtype.kind != "b" else a.copy()
 
 
@@ -147,7 +147,7 @@ expm1, expm1_ = _unary("expm1", lambda a: np.expm1(a), lambda g, out: g * (out +
 log2, log2_ = _unary("log2", lambda a: np.log2(a), lambda g, a: g / (a * _LN2),
                      example="torch.log2(torch.tensor([1., 8.])) -> tensor([0., 3.])")
 log10, log10_ = _unary("log10", lambda a: np.log10(a), lambda g, a: g / (a * _LN10),
-                       example="torch.log10(torch.tensor([10., 1000.])) -> tensor([1., 3.])")
+                       example="torch.log10(torch.tensor([1., 10.])) -> tensor([0., 1.])")
 log1p, log1p_ = _unary("log1p", lambda a: np.log1p(a), lambda g, a: g / (a + 1), node="Log1PBackward0",
                        example="torch.log1p(torch.tensor([0.])) -> tensor([0.])")
 asin, asin_ = _unary("asin", lambda a: np.arcsin(a), lambda g, a: g * rsqrt(1 - a * a),
@@ -545,7 +545,7 @@ def float_power(input, exponent, *, out: Tensor | None = None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.float_power(torch.tensor([2, 3]), 2)
-    tensor([4., 9.], dtype=torch.float64)
+    tensor([4., 9.], dtype=retrograd.float64)
     """
     if isinstance(input, Tensor):
         base = input.to(D.float64)

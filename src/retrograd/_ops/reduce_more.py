@@ -206,15 +206,9 @@ def _aminmax_fw(a, *, dims, keepdim):
     return (np.asarray(np.amin(a, axis=dims, keepdims=keepdim)), np.asarray(np.amax(a, axis=dims, keepdims=keepdim)))
 
 
-# Multi-output rules recompute what they need from ``a`` rather than saving the outputs.
 _aminmax = primitive("aminmax", _aminmax_fw, node="AminmaxBackward0", n_out=2,
-                     a=lambda g, a, dims, keepdim: _tied_share(g[0], a, _ext_const(a, dims, keepdim, np.amin),
-                                                               dims, keepdim)
-                     + _tied_share(g[1], a, _ext_const(a, dims, keepdim, np.amax), dims, keepdim))
-
-
-def _ext_const(a: Tensor, dims, keepdim, f) -> Tensor:
-    return _const(np.asarray(f(a._data, axis=dims, keepdims=keepdim)))
+                     a=lambda g, a, out, dims, keepdim: _tied_share(g[0], a, out[0], dims, keepdim)
+                     + _tied_share(g[1], a, out[1], dims, keepdim))
 
 
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False, out=None):
@@ -529,9 +523,8 @@ _var_mean = primitive("var_mean", lambda a, *, dims, correction, keepdim: (
     + _mean_bw(g[1], a, dims, keepdim))
 _std_mean = primitive("std_mean", lambda a, *, dims, correction, keepdim: (
     np.sqrt(_var_np(a, dims, correction, keepdim)), _mean_np(a, dims, keepdim)), node="StdMeanBackward0", n_out=2,
-    a=lambda g, a, dims, correction, keepdim: _var_bw(
-        _std_g(g[0], apply(_std, (a,), {"dims": dims, "correction": correction, "keepdim": keepdim})),
-        a, dims, correction, keepdim) + _mean_bw(g[1], a, dims, keepdim))
+    a=lambda g, a, out, dims, correction, keepdim: _var_bw(_std_g(g[0], out[0]), a, dims, correction, keepdim)
+    + _mean_bw(g[1], a, dims, keepdim))
 
 
 def _var_args(input: Tensor, dim, unbiased, correction) -> tuple:

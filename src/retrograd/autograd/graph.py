@@ -160,7 +160,14 @@ class SavedTensor:
             self.tensor = None
             self.data = None
             self.output_nr = t._output_nr if is_output else -1
-            self.packed = pack(t)
+            # Unpacking reattaches the autograd links, so the hook's own ops need no graph (and a
+            # hook like ``t * 1`` must not save ``t`` again through itself).
+            prev = grad_mode.state.enabled
+            grad_mode.state.enabled = False
+            try:
+                self.packed = pack(t)
+            finally:
+                grad_mode.state.enabled = prev
             if t._vc[0] != self.version:
                 raise RuntimeError(
                     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "

@@ -247,7 +247,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         # one matrix product over the flattened leading dims (PyTorch's error text for bad shapes);
         # with a bias it is addmm, as in PyTorch (AddmmBackward0)
         x2 = input if input.ndim == 2 else input.reshape(-1, input.shape[-1])
-        if bias is not None and bias.ndim == 1 and x2.shape[1] == weight.shape[1]:
+        xd, wd = x2._data, weight._data
+        if xd.shape[1] == wd.shape[1] and xd.dtype.kind == "f" and (
+                bias is None or (bias._data.shape == wd.shape[:1] and bias._data.dtype == xd.dtype)):
+            # the common case: one fused node (AddmmBackward0, or MmBackward0 without bias)
+            out = _nn.linear_2d(x2, weight, bias)
+        elif bias is not None and bias.ndim == 1 and x2.shape[1] == weight.shape[1]:
             out = O.addmm(bias, x2, weight.t())
         else:
             out = O.mm(x2, weight.t())
