@@ -278,7 +278,7 @@ if given is not None:
 # ---------------------------------------------------------------------------- completeness
 # Public functions of the op families that are not ops users call directly.
 INTERNAL = {"sum_to", "slice_dim", "getitem", "setitem", "zeros_like_grad", "unsqueeze_dims",
-            "rebase_history", "region_indices", "to_dtype", "copy_", "zero_", "fill_", "index_put_"}
+            "rebase_history", "region_indices", "regenerate_view", "to_dtype", "copy_", "zero_", "fill_", "index_put_"}
 
 
 def _family_exports() -> set[str]:
