@@ -890,10 +890,23 @@ def _log_softmax_np(x, *, dim):
         return z - np.log(np.exp(z).sum(axis=dim, keepdims=True))
 
 
+def _log_softmax_bw_np(gy, y, *, dim):
+    # gy - exp(y) * sum(gy) (y: the log_softmax output): one node instead of four in the backward
+    r = np.exp(y)
+    r *= gy.sum(axis=dim, keepdims=True)
+    np.subtract(gy, r, out=r)
+    return r
+
+
 _softmax_op = primitive("softmax", _softmax_np, node="SoftmaxBackward0",
                         x=lambda g, out, dim: out * (g - _sum(g * out, dim, True)))
 _log_softmax_op = primitive("log_softmax", _log_softmax_np, node="LogSoftmaxBackward0",
-                            x=lambda g, out, dim: g - exp(out) * _sum(g, dim, True))
+                            x=lambda g, out, dim: apply(_log_softmax_bw_op, (g, out), {"dim": dim}))
+# r = gy - e * sum(gy) with e = exp(y):  d/dgy = G - sum(G e);  d/dy = -G e sum(gy)
+# (the input is ``y``, not ``out``: in a rule ``out`` names the op's own output)
+_log_softmax_bw_op = primitive("log_softmax_backward", _log_softmax_bw_np, node="LogSoftmaxBackwardDataBackward0",
+                               gy=lambda g, y, dim: g - _sum(g * exp(y), dim, True),
+                               y=lambda g, gy, y, dim: -(g * exp(y)) * _sum(gy, dim, True))
 
 
 def _softmax_like(op, input: Tensor, dim, dtype):
@@ -1057,6 +1070,29 @@ def _erf(input: Tensor) -> Tensor:
     """The error function (private: GELU's rule needs it; torch.erf lives with the pointwise ops)."""
     cast = D.get_default_dtype() if input._data.dtype.kind != "f" else None
     return apply(_erf_op, (input,), None, cast)
+
+
+# relu for nn.ReLU / F.relu with PyTorch's backward: threshold_backward(g, out, 0), i.e. g where
+# out > 0 else 0, one NumPy pass (the table's torch.relu reads the mask as g * sign(out)).
+def _threshold_bw_np(gy, y, *, threshold):
+    return np.where(y > threshold, gy, 0).astype(gy.dtype, copy=False)
+
+
+def _threshold_backward(gy: Tensor, y: Tensor, threshold) -> Tensor:
+    return apply(_threshold_bw_op, (gy, y), {"threshold": threshold})
+
+
+# linear in gy; w.r.t. y the derivative is zero (PyTorch: zeros_like(grad)), kept in the graph
+_threshold_bw_op = primitive("threshold_backward", _threshold_bw_np, node="ThresholdBackwardBackward0",
+                             gy=lambda g, y, threshold: _threshold_backward(g, y, threshold),
+                             y=lambda g: g * 0)
+_relu_op = primitive("nn_relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False), node="ReluBackward0",
+                     x=lambda g, out: _threshold_backward(g, out, 0))
+
+
+def relu(input: Tensor) -> Tensor:
+    """max(x, 0) for floating-point input (backward node ReluBackward0)."""
+    return apply(_relu_op, (input,))
 
 
 def _mask(cond: Tensor, like: Tensor) -> Tensor:
@@ -1243,6 +1279,29 @@ def _nll_rule(g, x_shape, target, weight, ignore_index, reduction):
     return g * _t(-w)
 
 
+def _nll_plain_fw(x, target, *, reduction):
+    """nll_loss of (N, C) ``x`` without class weights, every target valid (checked by the caller)."""
+    picked = x[np.arange(x.shape[0]), target]
+    if reduction == "none":
+        return -picked
+    total = -picked.sum()
+    if reduction == "mean":
+        total = total / x.dtype.type(x.shape[0])
+    return np.asarray(total, dtype=x.dtype)
+
+
+def _nll_plain_rule(g, x_shape, target, reduction):
+    n = x_shape[0]
+    dt = g._data.dtype
+    w = np.zeros(x_shape, dtype=dt)
+    w[np.arange(n), target._data] = -(dt.type(1) / dt.type(n)) if reduction == "mean" else -1
+    if reduction == "none":
+        g = unsqueeze(g, 1)
+    return g * _t(w)
+
+
+_nll_plain_op = primitive("nll_loss_plain", _nll_plain_fw, node="NllLossBackward0",
+                          x=lambda g, x_shape, target, reduction: _nll_plain_rule(g, x_shape, target, reduction))
 _nll_rules = dict(x=lambda g, x_shape, target, weight, ignore_index, reduction: _nll_rule(
     g, x_shape, target, weight, ignore_index, reduction))
 _nll_op = primitive("nll_loss", _nll_fw, node="NllLossBackward0", **_nll_rules)

@@ -46,7 +46,10 @@ def _inplace(input: Tensor, result: Tensor, inplace: bool) -> Tensor:
 # ====================================================================== activations
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0) (backward node ReluBackward0)."""
-    return O.relu_(input) if inplace else O.relu(input)
+    if inplace:
+        return O.relu_(input)
+    # floating point: the nn primitive, whose backward is one masked copy
+    return _nn.relu(input) if input._data.dtype.kind == "f" else O.relu(input)
 
 
 def relu_(input: Tensor) -> Tensor:
