@@ -18,7 +18,7 @@ shows the median ms per step after warm-up, and ratios retrograd/numpy (target <
 and retrograd/torch.  Before timing, one step of each is checked to give the same loss
 and weights.
 
-    .venv/bin/python bench/bench_mlp.py [--steps 200] [--threads 1] [--batch 128 16]
+    .venv/bin/python bench/bench_mlp.py [--steps 200] [--threads 1] [--batch 128 16] [--clock cpu]
 """
 from __future__ import annotations
 
@@ -61,6 +61,28 @@ def blas_threads(requested: int | None):
     return n, ctx
 
 
+def steady_allocator() -> bool:
+    """Ask glibc malloc to keep freed memory instead of returning it to the OS (all three alike).
+
+    By default glibc hands large freed blocks back (mmap threshold and heap trimming), so an
+    implementation that frees its big temporaries at the end of a step page-faults them back in
+    at the next one (thousands of minor faults, milliseconds of kernel time per CNN step), while
+    one that happens to keep a reference across steps does not: that measures the allocator,
+    not the implementations.  A long training run settles into the steady state this sets.
+    Returns False where it does not apply (no glibc).
+    """
+    try:
+        import ctypes
+        import ctypes.util
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        m_trim_threshold, m_mmap_threshold = -1, -3
+        big = 1 << 30
+        return bool(libc.mallopt(m_trim_threshold, big)) and bool(libc.mallopt(m_mmap_threshold, 32 << 20))
+    except (OSError, AttributeError):
+        return False
+
+
 class _nullcontext:
     def __enter__(self):
         return self
@@ -70,14 +92,18 @@ class _nullcontext:
 
 
 def time_interleaved(steps: dict[str, Callable[[], object]], n_steps: int, warmup: int = 10,
-                     block: int = 10) -> dict[str, float]:
-    """Median seconds per call of each function, run in interleaved blocks of ``block`` calls."""
+                     block: int = 10, clock: str = "wall") -> dict[str, float]:
+    """Median seconds per call of each function, run in interleaved blocks of ``block`` calls.
+
+    ``clock``: "wall" (perf_counter) or "cpu" (the process's CPU time: with one BLAS thread it
+    is the step's own cost, unaffected by other processes competing for the cores).
+    """
     for fn in steps.values():
         for _ in range(warmup):
             fn()
     times: dict[str, list[float]] = {k: [] for k in steps}
     gc.collect()
-    perf = time.perf_counter
+    perf = time.perf_counter if clock == "wall" else time.process_time
     for _ in range(max(1, n_steps // block)):
         for name, fn in steps.items():
             for _ in range(block):
@@ -204,7 +230,7 @@ def _check(batch: int) -> float:
     return worst
 
 
-def measure(batch: int, n_steps: int) -> tuple[float, float, float]:
+def measure(batch: int, n_steps: int, clock: str = "wall") -> tuple[float, float, float]:
     rng = np.random.default_rng(2)
     params = init_params()
     x = rng.standard_normal((batch, 784)).astype(np.float32)
@@ -213,7 +239,7 @@ def measure(batch: int, n_steps: int) -> tuple[float, float, float]:
     steps = {"numpy": lambda: ref.step(x, y), "retrograd": torch_style_step(retrograd, params, x, y)[0]}
     if real_torch is not None:
         steps["torch"] = torch_style_step(real_torch, params, x, y)[0]
-    t = time_interleaved(steps, n_steps)
+    t = time_interleaved(steps, n_steps, clock=clock)
     return t["numpy"], t["retrograd"], t.get("torch", float("nan"))
 
 
@@ -222,15 +248,19 @@ def main(argv: list[str] | None = None) -> list[tuple]:
     ap.add_argument("--steps", type=int, default=200, help="timed steps per implementation and batch size")
     ap.add_argument("--threads", type=int, default=None, help="BLAS threads for all three (default: NumPy's)")
     ap.add_argument("--batch", type=int, nargs="+", default=[128, 16])
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall: perf_counter; cpu: this process's CPU time (steadier on a loaded machine)")
     args = ap.parse_args(argv if argv is not None else [])
     n, ctx = blas_threads(args.threads)
+    steady_allocator()
     rows = []
     with ctx:
         diffs = [_check(b) for b in args.batch]
         for b in args.batch:
-            rows.append((f"MLP step, batch {b}",) + measure(b, args.steps))
+            rows.append((f"MLP step, batch {b}",) + measure(b, args.steps, args.clock))
     print_table(f"784-512-512-10 ReLU MLP, CE loss, SGD; float32; BLAS threads = {n} (numpy and torch); "
-                f"median of {args.steps} steps; one-step weights agree to {max(diffs):.1e}", rows, TARGET)
+                f"{args.clock} clock, median of {args.steps} steps; one-step weights agree to {max(diffs):.1e}",
+                rows, TARGET)
     return rows
 
 

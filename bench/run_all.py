@@ -1,13 +1,15 @@
 """Run every ``bench/bench_*.py`` and print one table (``make bench``).
 
-A benchmark module either defines ``run() -> list[dict]`` with rows
+A benchmark module either defines ``WORKLOAD`` and ``run() -> list[dict]`` with rows
 ``{workload, impl, us_per_op, ratio_to_torch}`` (collected into the common table printed
-at the end), or only ``main()``, which prints its own table.  ``python bench/run_all.py
+at the end), or ``main()`` (or ``main(argv)``, called with ``[]``), which prints its own
+table.  ``python bench/run_all.py
 scalar_graph`` runs only the named benchmarks.
 """
 from __future__ import annotations
 
 import importlib
+import inspect
 import pathlib
 import sys
 
@@ -36,9 +38,11 @@ def main(argv: list[str]) -> int:
             continue
         mod = importlib.import_module(path.stem)
         print(f"== {path.name}", flush=True)
-        if hasattr(mod, "run"):
+        if hasattr(mod, "WORKLOAD") and hasattr(mod, "run"):
             rows.extend(mod.run())
             print("(in the table below)")
+        elif inspect.signature(mod.main).parameters:
+            mod.main([])  # its own defaults, not run_all's command line
         else:
             mod.main()
         print(flush=True)

@@ -5,36 +5,16 @@ import warnings
 
 import pytest
 
+import parity
 import retrograd as rg
+from parity import vec
 
 torch = pytest.importorskip("torch")
 
 
-def norm(x):
-    if isinstance(x, (rg.Tensor, torch.Tensor)):
-        return ("T", [round(v, 5) for v in x.detach().reshape(-1).tolist()], bool(x.requires_grad))
-    if isinstance(x, (list, tuple)):
-        return type(x).__name__, [norm(v) for v in x]
-    if isinstance(x, str):
-        return re.sub(r"0x[0-9a-f]+", "", re.sub(r"(torch|retrograd)\.", "", x))
-    return x
-
-
 def same(scenario):
-    logs = []
-    for lib in (rg, torch):
-        log = []
-        try:
-            scenario(lib, lambda *a: log.append(norm(a)))
-        except Exception as e:  # noqa: BLE001 - compared across libraries
-            log.append(("raised", type(e).__name__, norm(str(e))))
-        logs.append(log)
-    assert logs[0] == logs[1]
-    return logs[0]
-
-
-def vec(lib, *v):
-    return lib.tensor(list(v), dtype=lib.float64, requires_grad=True)
+    """``parity.same`` that also drops memory addresses (``0x...``) from messages."""
+    return parity.same(scenario, addresses=True)
 
 
 def fn(lib, forward, backward, name="Fn", setup_context=None):

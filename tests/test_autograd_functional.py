@@ -1,28 +1,17 @@
 """autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) and autograd.grad with
 is_grads_batched: values, nesting of the returned tuples, strict-mode and argument errors,
 all compared with torch running the same code."""
-import re
-
 import pytest
 
 import retrograd as rg
+from parity import norm
 
 torch = pytest.importorskip("torch")
 
 
-def norm(x):
-    if isinstance(x, (rg.Tensor, torch.Tensor)):
-        return ("T", tuple(x.shape), [round(v, 6) for v in x.detach().reshape(-1).tolist()], bool(x.requires_grad))
-    if isinstance(x, (list, tuple)):
-        return type(x).__name__, [norm(v) for v in x]
-    if isinstance(x, str):
-        return re.sub(r"(torch|retrograd)\.", "", x)
-    return x
-
-
 def outcome(lib, f):
     try:
-        return norm(f(lib))
+        return norm(f(lib), shape=True, digits=6)
     except Exception as e:  # noqa: BLE001 - compared across libraries
         return "raised", type(e).__name__, norm(str(e))
 

@@ -1,41 +1,11 @@
 """Tensor hooks, retain_grad, post-accumulate hooks, node hooks, multi-grad hooks and
 saved-tensor hooks: each scenario runs on retrograd and on torch and must log the same."""
-import re
-
 import pytest
 
 import retrograd as rg
+from parity import same, vec
 
 torch = pytest.importorskip("torch")
-
-
-def norm(x):
-    """Comparable plain data: tensors -> (values, requires_grad); messages without lib names."""
-    if isinstance(x, (rg.Tensor, torch.Tensor)):
-        return ("T", [round(v, 5) for v in x.detach().reshape(-1).tolist()], bool(x.requires_grad))
-    if isinstance(x, (list, tuple)):
-        return type(x).__name__, [norm(v) for v in x]
-    if isinstance(x, str):
-        return re.sub(r"(torch|retrograd)\.", "", x)
-    return x
-
-
-def same(scenario):
-    """Run ``scenario(lib, log)`` on both libraries; exceptions are logged too."""
-    logs = []
-    for lib in (rg, torch):
-        log = []
-        try:
-            scenario(lib, lambda *a: log.append(norm(a)))
-        except Exception as e:  # noqa: BLE001 - compared across libraries
-            log.append(("raised", type(e).__name__, norm(str(e))))
-        logs.append(log)
-    assert logs[0] == logs[1]
-    return logs[0]
-
-
-def vec(lib, *v, rg_=True):
-    return lib.tensor(list(v), dtype=lib.float64, requires_grad=rg_)
 
 
 def test_register_hook_replaces_grad_and_remove():

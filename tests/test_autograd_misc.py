@@ -4,34 +4,15 @@ import re
 
 import pytest
 
+import parity
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
 
-def norm(x):
-    if isinstance(x, (rg.Tensor, torch.Tensor)):
-        return ("T", tuple(x.shape), [round(v, 5) for v in x.detach().reshape(-1).tolist()], bool(x.requires_grad))
-    if isinstance(x, (list, tuple)):
-        return type(x).__name__, [norm(v) for v in x]
-    if isinstance(x, str):
-        return re.sub(r"(torch|retrograd)\.", "", x)
-    if isinstance(x, (rg.dtype, torch.dtype)):
-        return str(x).split(".")[-1]
-    return x
-
-
 def same(scenario):
-    logs = []
-    for lib in (rg, torch):
-        log = []
-        try:
-            scenario(lib, lambda *a: log.append(norm(a)))
-        except Exception as e:  # noqa: BLE001 - compared across libraries
-            log.append(("raised", type(e).__name__, norm(str(e))))
-        logs.append(log)
-    assert logs[0] == logs[1]
-    return logs[0]
+    """``parity.same`` with tensor shapes in the log and dtypes by name."""
+    return parity.same(scenario, shape=True, dtypes=True)
 
 
 def attempt(log, f):

@@ -1,37 +1,12 @@
 """Views share storage and version with their base; in-place writes through views rewrite
 the base's history (CopySlices) and regenerate other views' grad_fn; PyTorch's refusals.
 Scenarios run on retrograd and torch and must log the same."""
-import re
-
 import numpy as np
 import pytest
 
-import retrograd as rg
+from parity import same
 
 torch = pytest.importorskip("torch")
-
-
-def norm(x):
-    if isinstance(x, (rg.Tensor, torch.Tensor)):
-        return ("T", [round(v, 5) for v in x.detach().reshape(-1).tolist()], bool(x.requires_grad))
-    if isinstance(x, (list, tuple)):
-        return type(x).__name__, [norm(v) for v in x]
-    if isinstance(x, str):
-        return re.sub(r"(torch|retrograd)\.", "", x)
-    return x
-
-
-def same(scenario):
-    logs = []
-    for lib in (rg, torch):
-        log = []
-        try:
-            scenario(lib, lambda *a: log.append(norm(a)))
-        except Exception as e:  # noqa: BLE001 - compared across libraries
-            log.append(("raised", type(e).__name__, norm(str(e))))
-        logs.append(log)
-    assert logs[0] == logs[1]
-    return logs[0]
 
 
 def t(lib, data, grad=True):

@@ -12,33 +12,9 @@ import numpy as np
 import pytest
 
 import retrograd as R
+from parity import same_error, same_repr
 
 torch = pytest.importorskip("torch")
-
-
-def rep(x) -> str:
-    if isinstance(x, (list, tuple)):
-        inner = ", ".join(rep(v) for v in x)
-        return f"[{inner}]" if isinstance(x, list) else f"({inner})"
-    return repr(x).replace("torch.", "retrograd.")
-
-
-def same(f) -> None:
-    assert rep(f(R)) == rep(f(torch))
-
-
-def error_of(T, f):
-    try:
-        f(T)
-    except Exception as exc:  # noqa: BLE001 - compared with torch's below
-        return type(exc).__name__, str(exc).replace("torch.", "retrograd.")
-    return None
-
-
-def same_error(f) -> None:
-    theirs = error_of(torch, f)
-    assert theirs is not None, "torch raised nothing"
-    assert error_of(R, f) == theirs
 
 
 # ------------------------------------------------------------------ backward
@@ -60,7 +36,7 @@ def test_seed_attributes_after_backward():
         y.backward()
         return ([t.requires_grad for t in (x, a, b, y)], [t.is_leaf for t in (x, a, b, y)],
                 x.grad, [t.grad_fn for t in (x,)])
-    same(f)
+    same_repr(f)
 
 
 BACKWARD = {
@@ -112,7 +88,7 @@ CREATE_GRAPH_WARNING = "ignore:Using backward\\(\\) with create_graph=True:UserW
 @pytest.mark.filterwarnings(CREATE_GRAPH_WARNING)
 @pytest.mark.parametrize("name", list(BACKWARD))
 def test_backward(name):
-    same(BACKWARD[name])
+    same_repr(BACKWARD[name])
 
 
 # ------------------------------------------------------------------ autograd.grad
@@ -157,7 +133,7 @@ GRAD = {
 
 @pytest.mark.parametrize("name", list(GRAD))
 def test_autograd_grad(name):
-    same(GRAD[name])
+    same_repr(GRAD[name])
 
 
 # ------------------------------------------------------------------ graph structure
@@ -202,7 +178,7 @@ GRAPHS = {
 def test_graph_structure(name):
     def f(T):
         return _walk(T, GRAPHS[name](T))
-    same(f)
+    same_repr(f)
 
 
 def test_accumulate_grad_node_is_shared_per_leaf():

@@ -8,33 +8,9 @@ import numpy as np
 import pytest
 
 import retrograd as R
+from parity import same_error, same_repr
 
 torch = pytest.importorskip("torch")
-
-
-def rep(x) -> str:
-    if isinstance(x, (list, tuple)):
-        inner = ", ".join(rep(v) for v in x)
-        return f"[{inner}]" if isinstance(x, list) else f"({inner})"
-    return repr(x).replace("torch.", "retrograd.")
-
-
-def same(f) -> None:
-    assert rep(f(R)) == rep(f(torch))
-
-
-def error_of(T, f):
-    try:
-        f(T)
-    except Exception as exc:  # noqa: BLE001 - compared with torch's below
-        return type(exc).__name__, str(exc).replace("torch.", "retrograd.")
-    return None
-
-
-def same_error(f) -> None:
-    theirs = error_of(torch, f)
-    assert theirs is not None, "torch raised nothing"
-    assert error_of(R, f) == theirs
 
 
 # name -> f(T, t) applying the in-place op to t (returns its result)
@@ -70,7 +46,7 @@ def test_inplace_on_plain_tensor(name):
         t = T.tensor(BASE)
         r = INPLACE[name](T, t)
         return r is t, t, t._version, t.requires_grad, t.grad_fn
-    same(f)
+    same_repr(f)
 
 
 @pytest.mark.parametrize("name", list(INPLACE))
@@ -86,7 +62,7 @@ def test_inplace_in_graph(name):
         edges = [(c.name() if c is not None else None, nr) for c, nr in fn.next_functions]
         (t * T.tensor([1., 2., 3.])).sum().backward()
         return t, v0, t._version, fn.name(), edges, x.grad, w.grad
-    same(f)
+    same_repr(f)
 
 
 @pytest.mark.parametrize("name", ["add_", "mul_", "div_", "copy_", "fill_tensor"])
@@ -100,7 +76,7 @@ def test_inplace_with_tensor_that_requires_grad(name):
         op()
         t.sum().backward()
         return t, t.is_leaf, t.grad_fn.name(), src.grad
-    same(f)
+    same_repr(f)
 
 
 OPERATORS = {
@@ -126,7 +102,7 @@ def test_augmented_assignment_keeps_identity_and_bumps_version(name):
         else:
             u /= 2
         return id(u) == before, t, t._version
-    same(f)
+    same_repr(f)
 
 
 def test_augmented_assignment_in_graph():
@@ -139,7 +115,7 @@ def test_augmented_assignment_in_graph():
         y /= 2
         y.sum().backward()
         return y, y.grad_fn.name(), y._version, x.grad
-    same(f)
+    same_repr(f)
 
 
 def test_leaf_update_under_no_grad_like_sgd():
@@ -151,7 +127,7 @@ def test_leaf_update_under_no_grad_like_sgd():
             w.add_(w.grad, alpha=-0.1)
         w.grad.zero_()
         return w, w.is_leaf, w.requires_grad, w.grad_fn, w._version, w.grad
-    same(f)
+    same_repr(f)
 
 
 def test_version_is_shared_with_views_and_detach():
@@ -163,7 +139,7 @@ def test_version_is_shared_with_views_and_detach():
         v.mul_(2)
         d.zero_()
         return x._version, v._version, d._version, x
-    same(f)
+    same_repr(f)
 
 
 def test_version_of_data_is_separate():
@@ -171,7 +147,7 @@ def test_version_of_data_is_separate():
         x = T.ones(2, requires_grad=True)
         x.data.add_(1)
         return x._version, x
-    same(f)
+    same_repr(f)
 
 
 def test_modified_saved_tensor_is_reported_at_backward():
@@ -205,7 +181,7 @@ def test_inplace_ok_when_not_saved():
         a.add_(5)
         y.sum().backward()
         return x.grad, a
-    same(f)
+    same_repr(f)
 
 
 ERRORS = {

@@ -14,35 +14,9 @@ import numpy as np
 import pytest
 
 import retrograd as R
+from parity import same_error, same_repr
 
 torch = pytest.importorskip("torch")
-
-
-def rep(x) -> str:
-    """repr() of nested results, with the module name unified."""
-    if isinstance(x, (list, tuple)):
-        inner = ", ".join(rep(v) for v in x)
-        return f"[{inner}]" if isinstance(x, list) else f"({inner})"
-    return repr(x).replace("torch.", "retrograd.")
-
-
-def same(f) -> None:
-    """f(retrograd) and f(torch) print the same (values, dtypes, flags, grad_fn names)."""
-    assert rep(f(R)) == rep(f(torch))
-
-
-def error_of(T, f):
-    try:
-        f(T)
-    except Exception as exc:  # noqa: BLE001 - compared with torch's below
-        return type(exc).__name__, str(exc).replace("torch.", "retrograd.")
-    return None
-
-
-def same_error(f) -> None:
-    theirs = error_of(torch, f)
-    assert theirs is not None, "torch raised nothing"
-    assert error_of(R, f) == theirs
 
 
 # ------------------------------------------------------------------ creation
@@ -90,7 +64,7 @@ CREATION = {
 
 @pytest.mark.parametrize("name", list(CREATION))
 def test_creation(name):
-    same(CREATION[name])
+    same_repr(CREATION[name])
 
 
 def test_random_ranges_and_seed():
@@ -171,10 +145,10 @@ def test_promote_types(a, b):
 
 
 def test_scalar_does_not_upcast():
-    same(lambda T: (T.ones(2, dtype=T.float16) * 1e3).dtype)
-    same(lambda T: (T.ones(2, dtype=T.int8) + 1000 * 0 + 5).dtype)
-    same(lambda T: (T.ones(2, dtype=T.int32) * 2.5).dtype)
-    same(lambda T: T.result_type(T.ones(2, dtype=T.int16), 3.0))
+    same_repr(lambda T: (T.ones(2, dtype=T.float16) * 1e3).dtype)
+    same_repr(lambda T: (T.ones(2, dtype=T.int8) + 1000 * 0 + 5).dtype)
+    same_repr(lambda T: (T.ones(2, dtype=T.int32) * 2.5).dtype)
+    same_repr(lambda T: T.result_type(T.ones(2, dtype=T.int16), 3.0))
 
 
 # ------------------------------------------------------------------ attributes and conversions
@@ -229,7 +203,7 @@ ATTRS = {
 
 @pytest.mark.parametrize("name", list(ATTRS))
 def test_attributes(name):
-    same(ATTRS[name])
+    same_repr(ATTRS[name])
 
 
 def test_set_default_device_cpu():
@@ -303,7 +277,7 @@ AUTOGRAD_ATTRS = {
 
 @pytest.mark.parametrize("name", list(AUTOGRAD_ATTRS))
 def test_autograd_attributes(name):
-    same(AUTOGRAD_ATTRS[name])
+    same_repr(AUTOGRAD_ATTRS[name])
 
 
 AUTOGRAD_ERRORS = {
@@ -385,7 +359,7 @@ PRINTS = {
 
 @pytest.mark.parametrize("name", list(PRINTS))
 def test_printing_matches_torch(name):
-    same(PRINTS[name])
+    same_repr(PRINTS[name])
 
 
 # ------------------------------------------------------------------ copy and pickle

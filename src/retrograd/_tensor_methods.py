@@ -100,7 +100,31 @@ Tensor.__gt__ = _cmp_op(O.gt)
 Tensor.__ge__ = _cmp_op(O.ge)
 Tensor.__getitem__ = O.getitem
 Tensor.__setitem__ = O.setitem
-Tensor.T = property(lambda self: O.permute(self, tuple(range(self.ndim - 1, -1, -1))) if self.ndim != 2 else O.t(self))
+_T_WARNED = set()  # PyTorch warns once per process (TORCH_WARN_ONCE)
+_T_MSG = {
+    0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. (Triggered internally "
+       "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)",
+    1: "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw "
+       "an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+       "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally "
+       "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
+}
+
+
+def _T(self):
+    n = self.ndim
+    if n == 2:
+        return O.t(self)
+    kind = 0 if n == 0 else 1
+    if kind not in _T_WARNED:
+        _T_WARNED.add(kind)
+        import warnings
+
+        warnings.warn(_T_MSG[kind], UserWarning, stacklevel=2)
+    return O.permute(self, tuple(range(n - 1, -1, -1)))
+
+
+Tensor.T = property(_T)
 Tensor.mT = property(lambda self: O.transpose(self, -2, -1))
 Tensor.H = property(lambda self: O.t(self))
 Tensor.mH = property(lambda self: O.transpose(self, -2, -1))

@@ -10,7 +10,14 @@ from ._registry import apply, apply_inplace, primitive
 __all__ = ["clone", "to_dtype", "copy_", "zero_", "fill_"]
 
 _clone = primitive("clone", lambda a: a.copy(), node="CloneBackward0", a=lambda g: g)
-_to_dtype = primitive("to_dtype", lambda a, *, npd: a.astype(npd), node="ToCopyBackward0",
+def _astype(a, *, npd):
+    if npd.kind in "iub" and a.dtype.kind == "f":
+        with np.errstate(invalid="ignore", over="ignore"):  # nan/inf -> int: PyTorch is silent
+            return a.astype(npd)
+    return a.astype(npd)
+
+
+_to_dtype = primitive("to_dtype", _astype, node="ToCopyBackward0",
                       a=lambda g, a_dtype: to_dtype(g, a_dtype))
 # copy_(self, src): self's old value gets no gradient; src gets g (summed, cast by the engine).
 _copy = primitive("copy_", lambda a, b: np.broadcast_to(b, a.shape).astype(a.dtype, copy=True),

@@ -24,6 +24,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import _dtype as D
 from .._tensor import Tensor
+from ..autograd.grad_mode import state as _grad_state
 from ._common import wrap_dim
 from ._registry import apply, primitive
 from .pointwise import exp, sigmoid, tanh, where
@@ -90,47 +91,61 @@ def _windows(xp: np.ndarray, ksize, stride, dilation) -> np.ndarray:
 
 
 def _im2col(xp: np.ndarray, ksize, stride, dilation) -> tuple[np.ndarray, tuple]:
-    """(C*prod(k), N*prod(out)) matrix of receptive fields, and the output spatial shape."""
+    """(N, C*prod(k), prod(out)) per-sample matrices of receptive fields (``F.unfold``'s layout),
+    and the output spatial shape.
+
+    Per-sample columns keep N first: the convolution is then a batched GEMM whose result is
+    already (N, C_out, *out), and the backward reads the (N, C_out, *out) gradient as it is,
+    with no transposing copies of activations or gradients.
+    """
     nd = len(ksize)
     w = _windows(xp, ksize, stride, dilation)
     out_sp = w.shape[2:2 + nd]
-    perm = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
-    cols = w.transpose(perm).reshape(xp.shape[1] * math.prod(ksize), xp.shape[0] * math.prod(out_sp))
+    perm = (0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd))
+    cols = w.transpose(perm).reshape(xp.shape[0], xp.shape[1] * math.prod(ksize), math.prod(out_sp))
     return cols, out_sp
 
 
 def _col2im(cols: np.ndarray, xp_shape, ksize, stride, dilation, out_sp) -> np.ndarray:
-    """The adjoint of _im2col: add every column back into its receptive field."""
+    """The adjoint of _im2col: add every column back into its receptive field -> (N, C, *xp spatial)."""
     n, c = xp_shape[:2]
-    d = cols.reshape((c,) + tuple(ksize) + (n,) + tuple(out_sp))
+    d = cols.reshape((n, c) + tuple(ksize) + tuple(out_sp))
     out = np.zeros(xp_shape, dtype=cols.dtype)
     for kidx in np.ndindex(*ksize):
         sl = tuple(slice(k * dl, k * dl + s * (o - 1) + 1, s)
                    for k, dl, s, o in zip(kidx, dilation, stride, out_sp))
-        out[(slice(None), slice(None)) + sl] += d[(slice(None),) + kidx].swapaxes(0, 1)
+        out[(slice(None), slice(None)) + sl] += d[(slice(None), slice(None)) + kidx]
+    return out
+
+
+def _sum_of_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """sum_n a[n] @ b[n].T for (N, P, L) and (N, Q, L): batched GEMMs, the (n, P, Q) partials bounded."""
+    n, p, q = a.shape[0], a.shape[1], b.shape[1]
+    step = max(1, (1 << 22) // max(p * q, 1))
+    if step >= n:
+        return np.matmul(a, b.transpose(0, 2, 1)).sum(axis=0)
+    out = np.zeros((p, q), dtype=np.result_type(a, b))
+    for s in range(0, n, step):
+        out += np.matmul(a[s:s + step], b[s:s + step].transpose(0, 2, 1)).sum(axis=0)
     return out
 
 
 # ====================================================================== convolution
-def _conv_np(x, w, stride, padding, dilation, groups):
-    nd = x.ndim - 2
+def _conv_np(x, w, stride, padding, dilation, groups, memo=None):
     xp = _pad_spatial(x, padding)
-    ksize = w.shape[2:]
     n, oc = x.shape[0], w.shape[0]
+    cols, out_sp = _im2col(xp, w.shape[2:], stride, dilation)
+    if memo is not None:
+        memo.cols = cols
     if groups == 1:
-        cols, out_sp = _im2col(xp, ksize, stride, dilation)
-        y = w.reshape(oc, -1) @ cols
+        y = np.matmul(w.reshape(oc, -1), cols)
     else:
-        cg, og = x.shape[1] // groups, oc // groups
-        parts = []
+        ck, og = cols.shape[1] // groups, oc // groups
+        y = np.empty((n, oc, cols.shape[2]), dtype=np.result_type(w, cols))
         for gi in range(groups):
-            cols, out_sp = _im2col(xp[:, gi * cg:(gi + 1) * cg], ksize, stride, dilation)
-            parts.append(w[gi * og:(gi + 1) * og].reshape(og, -1) @ cols)
-        y = np.concatenate(parts, axis=0)
-    # (oc, n * out) -> (n, oc, *out), contiguous like PyTorch's output
-    y = np.ascontiguousarray(y.reshape((oc, n) + tuple(out_sp)).swapaxes(0, 1))
-    del nd
-    return y
+            y[:, gi * og:(gi + 1) * og] = np.matmul(w[gi * og:(gi + 1) * og].reshape(og, -1),
+                                                    cols[:, gi * ck:(gi + 1) * ck])
+    return y.reshape((n, oc) + tuple(out_sp))  # contiguous (N, C_out, *out), like PyTorch's output
 
 
 def _conv_input_np(g, w, x_shape, stride, padding, dilation, groups):
@@ -142,17 +157,17 @@ def _conv_input_np(g, w, x_shape, stride, padding, dilation, groups):
     xp_shape = tuple(x_shape[:2]) + tuple(min(s + lo + hi, (o - 1) * st + d * (k - 1) + 1) if hi < 0 else s + lo + hi
                                           for s, (lo, hi), o, st, d, k in zip(x_shape[2:], padding, out_sp, stride,
                                                                               dilation, ksize))
-    g2 = g.swapaxes(0, 1).reshape(oc, -1)
+    g3 = g.reshape(n, oc, -1)
     if groups == 1:
-        cols = w.reshape(oc, -1).T @ g2
-        xp = _col2im(cols, xp_shape, ksize, stride, dilation, out_sp)
+        cols = np.matmul(w.reshape(oc, -1).T, g3)
     else:
         cg, og = x_shape[1] // groups, oc // groups
-        xp = np.empty(xp_shape, dtype=np.result_type(g, w))
-        sub = (xp_shape[0], cg) + xp_shape[2:]
+        ck = cg * math.prod(ksize)
+        cols = np.empty((n, ck * groups, g3.shape[2]), dtype=np.result_type(g, w))
         for gi in range(groups):
-            cols = w[gi * og:(gi + 1) * og].reshape(og, -1).T @ g2[gi * og:(gi + 1) * og]
-            xp[:, gi * cg:(gi + 1) * cg] = _col2im(cols, sub, ksize, stride, dilation, out_sp)
+            cols[:, gi * ck:(gi + 1) * ck] = np.matmul(w[gi * og:(gi + 1) * og].reshape(og, -1).T,
+                                                       g3[:, gi * og:(gi + 1) * og])
+    xp = _col2im(cols, xp_shape, ksize, stride, dilation, out_sp)
     if any(hi < 0 for _, hi in padding):
         out = np.zeros(tuple(x_shape), dtype=xp.dtype)
         region = tuple(slice(0, min(s, ps - lo)) for s, ps, (lo, _) in zip(x_shape[2:], xp.shape[2:], padding))
@@ -162,29 +177,46 @@ def _conv_input_np(g, w, x_shape, stride, padding, dilation, groups):
     return np.ascontiguousarray(_crop_spatial(xp, padding))
 
 
+def _weight_from_cols(g, cols, w_shape, groups):
+    """d<conv, g>/dw from the input's columns: sum over samples of g[n] @ cols[n].T."""
+    n, oc = g.shape[:2]
+    g3 = g.reshape(n, oc, -1)
+    if groups == 1:
+        return _sum_of_products(g3, cols).reshape(w_shape)
+    ck, og = cols.shape[1] // groups, oc // groups
+    return np.concatenate([_sum_of_products(g3[:, gi * og:(gi + 1) * og], cols[:, gi * ck:(gi + 1) * ck])
+                           for gi in range(groups)], axis=0).reshape(w_shape)
+
+
 def _conv_weight_np(x, g, w_shape, stride, padding, dilation, groups):
     """d<conv(x, w), g>/dw."""
-    xp = _pad_spatial(x, padding)
-    ksize = tuple(w_shape[2:])
-    oc = g.shape[1]
-    g2 = g.swapaxes(0, 1).reshape(oc, -1)
-    if groups == 1:
-        cols, _ = _im2col(xp, ksize, stride, dilation)
-        return (g2 @ cols.T).reshape(w_shape)
-    cg, og = x.shape[1] // groups, oc // groups
-    parts = []
-    for gi in range(groups):
-        cols, _ = _im2col(xp[:, gi * cg:(gi + 1) * cg], ksize, stride, dilation)
-        parts.append(g2[gi * og:(gi + 1) * og] @ cols.T)
-    return np.concatenate(parts, axis=0).reshape(w_shape)
+    cols, _ = _im2col(_pad_spatial(x, padding), tuple(w_shape[2:]), stride, dilation)
+    return _weight_from_cols(g, cols, w_shape, groups)
 
 
-def _conv_fw(x, w, *, stride, padding, dilation, groups):
-    return _conv_np(x, w, stride, padding, dilation, groups)
+class _Columns:
+    """The forward's im2col matrix, handed to the weight gradient of the same node.
+
+    A memo of im2col(x): the rule still takes x as its saved input (version-checked, and
+    differentiated through when a graph is built); it only skips recomputing the columns on
+    a plain backward, and drops them once used.
+    """
+
+    __slots__ = ("cols",)
+
+    def __init__(self) -> None:
+        self.cols = None
+
+    def __repr__(self) -> str:
+        return "<im2col columns>" if self.cols is not None else "<im2col columns (released)>"
 
 
-def _conv_b_fw(x, w, b, *, stride, padding, dilation, groups):
-    y = _conv_np(x, w, stride, padding, dilation, groups)
+def _conv_fw(x, w, *, stride, padding, dilation, groups, cols):
+    return _conv_np(x, w, stride, padding, dilation, groups, cols)
+
+
+def _conv_b_fw(x, w, b, *, stride, padding, dilation, groups, cols):
+    y = _conv_np(x, w, stride, padding, dilation, groups, cols)
     y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
     return y
 
@@ -198,7 +230,7 @@ def _p(stride, padding, dilation, groups) -> dict:
 
 
 def _conv(x, w, stride, padding, dilation, groups):
-    return apply(_convolution, (x, w), _p(stride, padding, dilation, groups))
+    return apply(_convolution, (x, w), dict(_p(stride, padding, dilation, groups), cols=None))
 
 
 def _conv_input(g, w, x_shape, stride, padding, dilation, groups):
@@ -213,11 +245,25 @@ def _bias_grad(g: Tensor) -> Tensor:
     return _sum(g, (0,) + tuple(range(2, g.ndim)))
 
 
+def _conv_w_rule(g, x, w_shape, stride, padding, dilation, groups, cols):
+    memo = cols.cols if cols is not None else None
+    if memo is not None and not _grad_state.enabled:
+        # a plain backward (no graph to build): the weight gradient from the forward's columns
+        cols.cols = None
+        return apply(_conv_weight_cols_op, (g,), {"cols": memo, "w_shape": tuple(w_shape), "groups": groups})
+    return _conv_weight(x, g, w_shape, stride, padding, dilation, groups)
+
+
+def _conv_weight_cols_np(g, *, cols, w_shape, groups):
+    return _weight_from_cols(g, cols, w_shape, groups)
+
+
+# (no rules: only used while grad mode is off, i.e. when no graph of the backward is built)
+_conv_weight_cols_op = primitive("conv_weight_columns", _conv_weight_cols_np, node="ConvolutionBackwardBackward0")
 _conv_rules = dict(
     x=lambda g, w, x_shape, stride, padding, dilation, groups: _conv_input(g, w, x_shape, stride, padding,
                                                                            dilation, groups),
-    w=lambda g, x, w_shape, stride, padding, dilation, groups: _conv_weight(x, g, w_shape, stride, padding,
-                                                                            dilation, groups))
+    w=_conv_w_rule)
 _convolution = primitive("convolution", _conv_fw, node="ConvolutionBackward0", **_conv_rules)
 _convolution_b = primitive("convolution_bias", _conv_b_fw, node="ConvolutionBackward0",
                            b=lambda g: _bias_grad(g), **_conv_rules)
@@ -312,7 +358,9 @@ def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
                            f"Kernel size: ({' x '.join(map(str, spans))}). "
                            "Kernel size can't be greater than actual input size")
-    static = _p(stride, pads, dilation, int(groups))
+    # keep the forward's columns for the weight gradient when one will be computed
+    memo = _Columns() if weight._requires_grad and _grad_state.enabled else None
+    static = dict(_p(stride, pads, dilation, int(groups)), cols=memo)
     if bias is not None:
         out = apply(_convolution_b, (input, weight, bias), static)
     else:
@@ -398,10 +446,9 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 # ====================================================================== unfold / fold
 def _im2col_fw(x, *, ksize, dilation, padding, stride):
-    xp = _pad_spatial(x, padding)
-    cols, out_sp = _im2col(xp, ksize, stride, dilation)
-    n = x.shape[0]
-    return np.ascontiguousarray(cols.reshape(cols.shape[0], n, -1).swapaxes(0, 1))
+    cols, _ = _im2col(_pad_spatial(x, padding), ksize, stride, dilation)
+    # (the reshape copies except in degenerate cases, where it is a view of x: never alias the input)
+    return cols.copy() if np.may_share_memory(cols, x) else cols
 
 
 def _col2im_fw(c, *, out_shape, ksize, dilation, padding, stride):
@@ -409,8 +456,7 @@ def _col2im_fw(c, *, out_shape, ksize, dilation, padding, stride):
     ch = c.shape[1] // math.prod(ksize)
     xp_shape = (n, ch) + tuple(s + lo + hi for s, (lo, hi) in zip(out_shape, padding))
     out_sp = tuple((s - d * (k - 1) - 1) // st + 1 for s, d, k, st in zip(xp_shape[2:], dilation, ksize, stride))
-    cols = c.swapaxes(0, 1).reshape(c.shape[1], -1)
-    return np.ascontiguousarray(_crop_spatial(_col2im(cols, xp_shape, ksize, stride, dilation, out_sp), padding))
+    return np.ascontiguousarray(_crop_spatial(_col2im(c, xp_shape, ksize, stride, dilation, out_sp), padding))
 
 
 _im2col_op = primitive("im2col", _im2col_fw, node="Im2ColBackward0",
@@ -884,10 +930,16 @@ def _softmax_np(x, *, dim):
 
 def _log_softmax_np(x, *, dim):
     m = np.max(x, axis=dim, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
+    finite = bool(np.isfinite(m).all())
+    if not finite:  # rows of -inf / NaN: shift by 0 instead
+        m = np.where(np.isfinite(m), m, 0)
     z = x - m
+    s = np.exp(z).sum(axis=dim, keepdims=True)
+    if finite:  # every row holds exp(0) = 1, so s >= 1: no log(0)
+        z -= np.log(s)
+        return z
     with np.errstate(divide="ignore"):
-        return z - np.log(np.exp(z).sum(axis=dim, keepdims=True))
+        return z - np.log(s)
 
 
 def _log_softmax_bw_np(gy, y, *, dim):
@@ -1075,7 +1127,11 @@ def _erf(input: Tensor) -> Tensor:
 # relu for nn.ReLU / F.relu with PyTorch's backward: threshold_backward(g, out, 0), i.e. g where
 # out > 0 else 0, one NumPy pass (the table's torch.relu reads the mask as g * sign(out)).
 def _threshold_bw_np(gy, y, *, threshold):
-    return np.where(y > threshold, gy, 0).astype(gy.dtype, copy=False)
+    # A product with the 0/1 mask is ~10x faster than np.where on a random mask (no branches);
+    # it differs from the select only where gy is inf/NaN, which a finite sum of gy rules out.
+    if gy.dtype.kind == "f" and not np.isfinite(gy.sum()):
+        return np.where(y > threshold, gy, 0).astype(gy.dtype, copy=False)
+    return gy * (y > threshold)
 
 
 def _threshold_backward(gy: Tensor, y: Tensor, threshold) -> Tensor:

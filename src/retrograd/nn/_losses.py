@@ -143,8 +143,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         raise RuntimeError(f"expected scalar type Long but found {_scalar(target)}")
     c = input.shape[1]
     t = target._data
-    if weight is None and input.ndim == 2 and t.ndim == 1 and t.size and not (t == ignore_index).any() \
-            and t.min() >= 0 and t.max() < c:
+    if weight is None and input.ndim == 2 and t.ndim == 1 and t.size and t.min() >= 0 and t.max() < c and (
+            not 0 <= ignore_index < c or not (t == ignore_index).any()):
         # the common case (unweighted, nothing ignored): a gather, and a scatter in the backward
         from .._ops._registry import apply
 

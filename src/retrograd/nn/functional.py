@@ -243,15 +243,15 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> torch.nn.functional.linear(torch.ones(1, 2), torch.ones(3, 2))
     tensor([[2., 2., 2.]])
     """
-    if input.dtype is not weight.dtype:
+    xd, wd = input._data, weight._data
+    if xd.dtype != wd.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(input.dtype)} and "
                            f"{_short(weight.dtype)}")
-    if weight.ndim == 2 and input.ndim >= 2:
+    if wd.ndim == 2 and xd.ndim >= 2:
         # one matrix product over the flattened leading dims (PyTorch's error text for bad shapes);
         # with a bias it is addmm, as in PyTorch (AddmmBackward0)
-        x2 = input if input.ndim == 2 else input.reshape(-1, input.shape[-1])
-        xd, wd = x2._data, weight._data
-        if xd.shape[1] == wd.shape[1] and xd.dtype.kind == "f" and (
+        x2 = input if xd.ndim == 2 else input.reshape(-1, xd.shape[-1])
+        if xd.shape[-1] == wd.shape[1] and xd.dtype.kind == "f" and (
                 bias is None or (bias._data.shape == wd.shape[:1] and bias._data.dtype == xd.dtype)):
             # the common case: one fused node (AddmmBackward0, or MmBackward0 without bias)
             out = _nn.linear_2d(x2, weight, bias)
@@ -261,7 +261,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             out = O.mm(x2, weight.t())
             if bias is not None:
                 out = out + bias
-        return out if input.ndim == 2 else out.reshape(*input.shape[:-1], weight.shape[0])
+        return out if xd.ndim == 2 else out.reshape(*input.shape[:-1], weight.shape[0])
     out = O.matmul(input, weight.t() if weight.ndim == 2 else weight)
     return out if bias is None else out + bias
 

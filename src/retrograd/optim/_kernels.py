@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["touch", "scalar", "add", "addcmul", "addcdiv", "lerp", "mul", "div", "rdiv", "sqrt", "maximum"]
+__all__ = ["touch", "scalar", "add", "addcmul", "addcdiv", "lerp", "mul", "div", "rdiv", "sqrt", "maximum",
+           "square_avg"]
 
 _f64 = np.float64
 
@@ -107,3 +108,9 @@ def sqrt(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 def maximum(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Elementwise maximum that propagates NaN (like ``torch.maximum``)."""
     return np.maximum(a, b, out=out)
+
+
+def square_avg(v: np.ndarray, g: np.ndarray, beta) -> np.ndarray:
+    """``v.mul_(beta).addcmul_(g, g, value=1 - beta)``: the running average of ``g * g``, in ``v``."""
+    mul(v, beta, out=v)
+    return addcmul(v, g, g, 1 - beta, out=v)

@@ -1,11 +1,9 @@
 """Adadelta (weight decay, maximize)."""
 from __future__ import annotations
 
-import numpy as np
-
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _grad, _new_state, _scalar, _step_tensor
+from .optimizer import Optimizer, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
 
 __all__ = ["Adadelta"]
 
@@ -23,27 +21,24 @@ class Adadelta(Optimizer):
     tensor([0.9968], requires_grad=True)
     """
 
+    _group_setstate_defaults = dict(foreach=None, maximize=False, differentiable=False, capturable=False)
+
     def __init__(self, params, lr=1.0, rho: float = 0.9, eps: float = 1e-6, weight_decay: float = 0,
                  foreach: bool | None = None, *, capturable: bool = False, maximize: bool = False,
                  differentiable: bool = False) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        _check_nonnegative(lr, "learning rate")
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_nonnegative(eps, "epsilon value")
+        _check_nonnegative(weight_decay, "weight_decay value")
         self._check_differentiable(differentiable)
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
                         capturable=capturable, foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for k, v in dict(foreach=None, maximize=False, differentiable=False, capturable=False).items():
-                group.setdefault(k, v)
+    def _init_state(self, state, p, group) -> None:
+        state["square_avg"] = _zeros_like(p)
+        state["acc_delta"] = _zeros_like(p)
 
     @no_grad()
     def step(self, closure=None):
@@ -51,27 +46,17 @@ class Adadelta(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, rho, eps, wd = _scalar(group["lr"]), group["rho"], group["eps"], group["weight_decay"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _step_tensor()
-                    state["square_avg"] = _new_state(np.zeros_like(p._data))
-                    state["acc_delta"] = _new_state(np.zeros_like(p._data))
+            for p, state in self._params_with_grad(group):
                 state["step"]._data += 1
                 x, g = p._data, _grad(p, group["maximize"])
-                if wd != 0:
-                    g = K.add(g, x, wd)
+                g = _weight_decay(x, g, lr, wd)
                 v, u = state["square_avg"]._data, state["acc_delta"]._data
-                K.mul(v, rho, out=v)
-                K.addcmul(v, g, g, 1 - rho, out=v)
+                K.square_avg(v, g, rho)
                 std = K.sqrt(K.add(v, v.dtype.type(eps)))
                 delta = K.sqrt(K.add(u, u.dtype.type(eps)))
                 delta /= std
                 delta *= g
-                K.mul(u, rho, out=u)
-                K.addcmul(u, delta, delta, 1 - rho, out=u)
+                K.square_avg(u, delta, rho)
                 K.add(x, delta, -lr, out=x)
                 K.touch(p, state["step"], state["square_avg"], state["acc_delta"])
         return loss

@@ -1,21 +1,12 @@
 """Adam (and the AMSGrad variant, L2 or decoupled weight decay)."""
 from __future__ import annotations
 
-import numpy as np
-
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _grad, _new_state, _scalar, _step_tensor
+from .optimizer import Optimizer, _check_betas, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
 
 __all__ = ["Adam"]
-
-
-def _check_betas(betas) -> None:
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
 
 
 class Adam(Optimizer):
@@ -31,17 +22,17 @@ class Adam(Optimizer):
     tensor([0.9000], requires_grad=True)
     """
 
+    _group_setstate_defaults = dict(amsgrad=False, maximize=False, foreach=None, capturable=False,
+                                    differentiable=False, fused=None, decoupled_weight_decay=False)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  amsgrad: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False, fused: bool | None = None,
                  decoupled_weight_decay: bool = False) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        _check_nonnegative(lr, "learning rate")
+        _check_nonnegative(eps, "epsilon value")
         _check_betas(betas)
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_nonnegative(weight_decay, "weight_decay value")
         if not (all(isinstance(b, float) for b in betas[:2]) or all(isinstance(b, Tensor) for b in betas[:2])):
             raise ValueError("betas must be either both floats or both Tensors")
         self._check_differentiable(differentiable)
@@ -50,26 +41,11 @@ class Adam(Optimizer):
                         fused=fused, decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
-            group.setdefault("decoupled_weight_decay", False)
-
-    def _init_state(self, p, group) -> dict:
-        state = self.state[p]
-        if len(state) == 0:
-            state["step"] = _step_tensor()
-            state["exp_avg"] = _new_state(np.zeros_like(p._data))
-            state["exp_avg_sq"] = _new_state(np.zeros_like(p._data))
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = _new_state(np.zeros_like(p._data))
-        return state
+    def _init_state(self, state, p, group) -> None:
+        state["exp_avg"] = _zeros_like(p)
+        state["exp_avg_sq"] = _zeros_like(p)
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = _zeros_like(p)
 
     @no_grad()
     def step(self, closure=None):
@@ -78,22 +54,14 @@ class Adam(Optimizer):
         for group in self.param_groups:
             beta1, beta2 = (_scalar(b) for b in group["betas"])
             lr, wd, eps = _scalar(group["lr"]), group["weight_decay"], group["eps"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                state = self._init_state(p, group)
+            for p, state in self._params_with_grad(group):
                 x, g = p._data, _grad(p, group["maximize"])
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
                 step_t = state["step"]
                 step_t._data += 1
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        K.mul(x, 1 - lr * wd, out=x)
-                    else:
-                        g = K.add(g, x, wd)
+                g = _weight_decay(x, g, lr, wd, group["decoupled_weight_decay"])
                 K.lerp(m, g, 1 - beta1, out=m)
-                K.mul(v, beta2, out=v)
-                K.addcmul(v, g, g, 1 - beta2, out=v)
+                K.square_avg(v, g, beta2)
                 step = float(step_t._data)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step

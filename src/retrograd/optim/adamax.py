@@ -5,8 +5,7 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .adam import _check_betas
-from .optimizer import Optimizer, _grad, _new_state, _scalar, _step_tensor
+from .optimizer import Optimizer, _check_betas, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
 
 __all__ = ["Adamax"]
 
@@ -23,26 +22,23 @@ class Adamax(Optimizer):
     tensor([0.9000], requires_grad=True)
     """
 
+    _group_setstate_defaults = dict(foreach=None, maximize=False, differentiable=False, capturable=False)
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  foreach: bool | None = None, *, maximize: bool = False, differentiable: bool = False,
                  capturable: bool = False) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        _check_nonnegative(lr, "learning rate")
+        _check_nonnegative(eps, "epsilon value")
         _check_betas(betas)
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_nonnegative(weight_decay, "weight_decay value")
         self._check_differentiable(differentiable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for k, v in dict(foreach=None, maximize=False, differentiable=False, capturable=False).items():
-                group.setdefault(k, v)
+    def _init_state(self, state, p, group) -> None:
+        state["exp_avg"] = _zeros_like(p)
+        state["exp_inf"] = _zeros_like(p)
 
     @no_grad()
     def step(self, closure=None):
@@ -51,19 +47,11 @@ class Adamax(Optimizer):
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
             lr, eps, wd = _scalar(group["lr"]), group["eps"], group["weight_decay"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _step_tensor()
-                    state["exp_avg"] = _new_state(np.zeros_like(p._data))
-                    state["exp_inf"] = _new_state(np.zeros_like(p._data))
+            for p, state in self._params_with_grad(group):
                 step_t = state["step"]
                 step_t._data += 1
                 x, g = p._data, _grad(p, group["maximize"])
-                if wd != 0:
-                    g = K.add(g, x, wd)
+                g = _weight_decay(x, g, lr, wd)
                 m, u = state["exp_avg"]._data, state["exp_inf"]._data
                 K.lerp(m, g, 1 - beta1, out=m)
                 K.mul(u, beta2, out=u)

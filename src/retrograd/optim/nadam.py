@@ -1,12 +1,10 @@
 """NAdam: Adam with Nesterov momentum (and optional decoupled weight decay)."""
 from __future__ import annotations
 
-import numpy as np
-
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .adam import _check_betas
-from .optimizer import Optimizer, _grad, _new_state, _scalar, _step_tensor
+from .optimizer import (Optimizer, _check_betas, _check_nonnegative, _grad, _scalar, _step_tensor, _weight_decay,
+                        _zeros_like)
 
 __all__ = ["NAdam"]
 
@@ -24,31 +22,28 @@ class NAdam(Optimizer):
     tensor([0.8944], requires_grad=True)
     """
 
+    _group_setstate_defaults = dict(maximize=False, foreach=None, capturable=False, differentiable=False,
+                                    decoupled_weight_decay=False)
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *,
                  foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        _check_nonnegative(lr, "learning rate")
+        _check_nonnegative(eps, "epsilon value")
         _check_betas(betas)
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= momentum_decay:
-            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        _check_nonnegative(weight_decay, "weight_decay value")
+        _check_nonnegative(momentum_decay, "momentum_decay value")
         self._check_differentiable(differentiable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
                         decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, foreach=foreach,
                         capturable=capturable, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for k, v in dict(maximize=False, foreach=None, capturable=False, differentiable=False,
-                             decoupled_weight_decay=False).items():
-                group.setdefault(k, v)
+    def _init_state(self, state, p, group) -> None:
+        state["mu_product"] = _step_tensor(1.0)
+        state["exp_avg"] = _zeros_like(p)
+        state["exp_avg_sq"] = _zeros_like(p)
 
     @no_grad()
     def step(self, closure=None):
@@ -58,32 +53,19 @@ class NAdam(Optimizer):
             beta1, beta2 = group["betas"]
             lr, wd, eps = _scalar(group["lr"]), group["weight_decay"], group["eps"]
             momentum_decay = group["momentum_decay"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _step_tensor()
-                    state["mu_product"] = _step_tensor(1.0)
-                    state["exp_avg"] = _new_state(np.zeros_like(p._data))
-                    state["exp_avg_sq"] = _new_state(np.zeros_like(p._data))
+            for p, state in self._params_with_grad(group):
                 step_t, mu_product = state["step"], state["mu_product"]
                 x, g = p._data, _grad(p, group["maximize"])
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
                 step_t._data += 1
                 step = float(step_t._data)
                 bias_correction2 = 1 - beta2 ** step
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        K.mul(x, 1 - lr * wd, out=x)
-                    else:
-                        g = K.add(g, x, wd)
+                g = _weight_decay(x, g, lr, wd, group["decoupled_weight_decay"])
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
                 K.mul(mu_product._data, mu, out=mu_product._data)  # in the 0-d tensor's precision
                 K.lerp(m, g, 1 - beta1, out=m)
-                K.mul(v, beta2, out=v)
-                K.addcmul(v, g, g, 1 - beta2, out=v)
+                K.square_avg(v, g, beta2)
                 denom = K.sqrt(K.div(v, bias_correction2))
                 mu_prod = float(mu_product._data)
                 mu_product_next = mu_prod * mu_next

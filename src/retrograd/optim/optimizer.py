@@ -13,6 +13,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from ..utils.hooks import RemovableHandle
+from . import _kernels as K
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
@@ -86,6 +87,10 @@ class Optimizer:
     tensor([0.8000, 0.8000], requires_grad=True)
     """
 
+    # Per-group keys that ``__setstate__`` fills in when a pickle or state dict lacks them (PyTorch
+    # does this in each subclass's ``__setstate__``); subclasses list theirs, in PyTorch's order.
+    _group_setstate_defaults: dict[str, Any] = {}
+
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         step = cls.__dict__.get("step")
@@ -125,6 +130,9 @@ class Optimizer:
             if name not in self.__dict__:
                 setattr(self, name, OrderedDict())
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for key, value in self._group_setstate_defaults.items():
+                group.setdefault(key, value)
 
     def __repr__(self) -> str:
         s = self.__class__.__name__ + " ("
@@ -218,6 +226,23 @@ class Optimizer:
             return None
         with enable_grad():
             return closure()
+
+    def _params_with_grad(self, group: dict[str, Any]):
+        """``(p, state)`` for each parameter of ``group`` that has a gradient, in order; a parameter's
+        state is created on its first step (``step``, then the subclass's ``_init_state``)."""
+        for p in group["params"]:
+            if p._grad is not None:
+                yield p, self._state_of(p, group)
+
+    def _state_of(self, p: Tensor, group: dict[str, Any]) -> dict:
+        state = self.state[p]
+        if len(state) == 0:
+            state["step"] = _step_tensor()
+            self._init_state(state, p, group)
+        return state
+
+    def _init_state(self, state: dict, p: Tensor, group: dict[str, Any]) -> None:
+        """Add a subclass's buffers to the new ``state`` of ``p`` (it already holds ``step``)."""
 
     @staticmethod
     def _check_differentiable(differentiable: bool) -> None:
@@ -385,3 +410,30 @@ def _scalar(x) -> float:
     """A hyper-parameter given as a number or a 1-element tensor, as a Python float."""
     return float(x._data.reshape(())) if isinstance(x, Tensor) else x
 
+
+def _zeros_like(p: Tensor) -> Tensor:
+    """A zero-filled state buffer shaped like parameter ``p`` (``torch.zeros_like(p)``)."""
+    return _new_state(np.zeros_like(p._data))
+
+
+def _weight_decay(x: np.ndarray, g: np.ndarray, lr: float, wd: float, decoupled: bool = False) -> np.ndarray:
+    """The gradient after weight decay ``wd``: ``g + wd * x``, or with ``decoupled`` the gradient
+    unchanged and ``x`` shrunk in place by ``1 - lr * wd`` (AdamW style)."""
+    if wd != 0:
+        if decoupled:
+            K.mul(x, 1 - lr * wd, out=x)
+        else:
+            g = K.add(g, x, wd)
+    return g
+
+
+def _check_nonnegative(value, what: str) -> None:
+    """PyTorch's ``ValueError: Invalid <what>: <value>`` unless ``0 <= value`` (NaN fails too)."""
+    if not 0.0 <= value:
+        raise ValueError(f"Invalid {what}: {value}")
+
+
+def _check_betas(betas) -> None:
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")

@@ -1,12 +1,9 @@
 """RAdam: Adam with a rectified adaptive learning rate."""
 from __future__ import annotations
 
-import numpy as np
-
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .adam import _check_betas
-from .optimizer import Optimizer, _grad, _new_state, _scalar, _step_tensor
+from .optimizer import Optimizer, _check_betas, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
 
 __all__ = ["RAdam"]
 
@@ -24,28 +21,25 @@ class RAdam(Optimizer):
     tensor([0.8000], requires_grad=True)
     """
 
+    _group_setstate_defaults = dict(foreach=None, maximize=False, differentiable=False, decoupled_weight_decay=False,
+                                    capturable=False)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        _check_nonnegative(lr, "learning rate")
+        _check_nonnegative(eps, "epsilon value")
         _check_betas(betas)
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_nonnegative(weight_decay, "weight_decay value")
         self._check_differentiable(differentiable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize,
                         foreach=foreach, capturable=capturable, decoupled_weight_decay=decoupled_weight_decay,
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for k, v in dict(foreach=None, maximize=False, differentiable=False, decoupled_weight_decay=False,
-                             capturable=False).items():
-                group.setdefault(k, v)
+    def _init_state(self, state, p, group) -> None:
+        state["exp_avg"] = _zeros_like(p)
+        state["exp_avg_sq"] = _zeros_like(p)
 
     @no_grad()
     def step(self, closure=None):
@@ -54,27 +48,15 @@ class RAdam(Optimizer):
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
             lr, wd, eps = _scalar(group["lr"]), group["weight_decay"], group["eps"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _step_tensor()
-                    state["exp_avg"] = _new_state(np.zeros_like(p._data))
-                    state["exp_avg_sq"] = _new_state(np.zeros_like(p._data))
+            for p, state in self._params_with_grad(group):
                 step_t = state["step"]
                 x, g = p._data, _grad(p, group["maximize"])
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
                 step_t._data += 1
                 step = float(step_t._data)
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        K.mul(x, 1 - lr * wd, out=x)
-                    else:
-                        g = K.add(g, x, wd)
+                g = _weight_decay(x, g, lr, wd, group["decoupled_weight_decay"])
                 K.lerp(m, g, 1 - beta1, out=m)
-                K.mul(v, beta2, out=v)
-                K.addcmul(v, g, g, 1 - beta2, out=v)
+                K.square_avg(v, g, beta2)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
                 corrected = K.div(m, bias_correction1)

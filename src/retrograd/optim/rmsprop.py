@@ -1,11 +1,9 @@
 """RMSprop (centered variant, momentum, weight decay, maximize)."""
 from __future__ import annotations
 
-import numpy as np
-
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _grad, _new_state, _scalar, _step_tensor
+from .optimizer import Optimizer, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
 
 __all__ = ["RMSprop"]
 
@@ -23,31 +21,29 @@ class RMSprop(Optimizer):
     tensor([0.9000], requires_grad=True)
     """
 
+    _group_setstate_defaults = dict(momentum=0, centered=False, foreach=None, maximize=False, differentiable=False,
+                                    capturable=False)
+
     def __init__(self, params, lr=1e-2, alpha: float = 0.99, eps: float = 1e-8, weight_decay: float = 0,
                  momentum: float = 0, centered: bool = False, capturable: bool = False,
                  foreach: bool | None = None, maximize: bool = False, differentiable: bool = False) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= momentum:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= alpha:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        _check_nonnegative(lr, "learning rate")
+        _check_nonnegative(eps, "epsilon value")
+        _check_nonnegative(momentum, "momentum value")
+        _check_nonnegative(weight_decay, "weight_decay value")
+        _check_nonnegative(alpha, "alpha value")
         self._check_differentiable(differentiable)
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                         weight_decay=weight_decay, capturable=capturable, foreach=foreach, maximize=maximize,
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for k, v in dict(momentum=0, centered=False, foreach=None, maximize=False, differentiable=False,
-                             capturable=False).items():
-                group.setdefault(k, v)
+    def _init_state(self, state, p, group) -> None:
+        state["square_avg"] = _zeros_like(p)
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = _zeros_like(p)
+        if group["centered"]:
+            state["grad_avg"] = _zeros_like(p)
 
     @no_grad()
     def step(self, closure=None):
@@ -56,24 +52,12 @@ class RMSprop(Optimizer):
         for group in self.param_groups:
             lr, alpha, eps = _scalar(group["lr"]), group["alpha"], group["eps"]
             wd, momentum = group["weight_decay"], group["momentum"]
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _step_tensor()
-                    state["square_avg"] = _new_state(np.zeros_like(p._data))
-                    if momentum > 0:
-                        state["momentum_buffer"] = _new_state(np.zeros_like(p._data))
-                    if group["centered"]:
-                        state["grad_avg"] = _new_state(np.zeros_like(p._data))
+            for p, state in self._params_with_grad(group):
                 x, g = p._data, _grad(p, group["maximize"])
                 state["step"]._data += 1
-                if wd != 0:
-                    g = K.add(g, x, wd)
+                g = _weight_decay(x, g, lr, wd)
                 v = state["square_avg"]._data
-                K.mul(v, alpha, out=v)
-                K.addcmul(v, g, g, 1 - alpha, out=v)
+                K.square_avg(v, g, alpha)
                 if group["centered"]:
                     gbar = state["grad_avg"]._data
                     K.lerp(gbar, g, 1 - alpha, out=gbar)

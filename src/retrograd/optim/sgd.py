@@ -16,21 +16,29 @@ _CHUNK = 1 << 14
 
 
 def _fused_add_(x: np.ndarray, g: np.ndarray, alpha: float) -> None:
-    if x.dtype.itemsize >= 8 or x.dtype != g.dtype or x.shape != g.shape or not (
-            x.flags.c_contiguous and g.flags.c_contiguous) or x.dtype.kind != "f":
+    """``x += alpha * g`` in place, rounded once like ``K.add`` (float32/float16, contiguous)."""
+    dt = x.dtype
+    if dt.kind != "f" or dt.itemsize >= 8 or g.dtype != dt or g.shape != x.shape or not (
+            x.flags.c_contiguous and g.flags.c_contiguous):
         K.add(x, g, alpha, out=x)
         return
-    a = K.scalar(alpha, x)
+    a = dt.type(alpha)
+    n = x.size
+    if n <= _CHUNK:
+        t = np.multiply(g, a, dtype=np.float64)
+        t += x
+        np.copyto(x, t, casting="unsafe")
+        return
     xf, gf = x.reshape(-1), g.reshape(-1)
-    n = xf.size
-    scratch = np.empty(min(n, _CHUNK), dtype=np.float64)
-    f64, mul, add, copyto = np.float64, np.multiply, np.add, np.copyto
+    scratch = np.empty(_CHUNK, dtype=np.float64)
+    f64, mul, copyto = np.float64, np.multiply, np.copyto
     for s in range(0, n, _CHUNK):
         e = min(n, s + _CHUNK)
         t = scratch[:e - s]
+        xs = xf[s:e]
         mul(gf[s:e], a, out=t, dtype=f64)
-        add(xf[s:e], t, out=t, dtype=f64)
-        copyto(xf[s:e], t, casting="unsafe")
+        t += xs
+        copyto(xs, t, casting="unsafe")
 
 
 class SGD(Optimizer):

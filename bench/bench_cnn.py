@@ -1,0 +1,191 @@
+"""One training step of a small CNN: retrograd vs torch vs a hand-written NumPy im2col implementation.
+
+Model: conv 1->8 (3x3) + ReLU, conv 8->16 (3x3) + ReLU, flatten, linear 16*24*24 -> 10,
+cross-entropy, plain SGD (lr 0.01); 28x28 inputs, batch 32, float32.  As in ``bench_mlp.py``
+the retrograd and torch versions are one ordinary PyTorch function (``nn.Sequential`` of
+``nn.Conv2d``/``nn.ReLU``/``nn.Flatten``/``nn.Linear``, ``nn.CrossEntropyLoss``, ``optim.SGD``)
+run with ``torch = retrograd`` and with the real torch.
+
+The NumPy version is the classic im2col formulation written by hand: receptive fields
+gathered with ``sliding_window_view`` into a (C*9, N*H*W) matrix, one GEMM per convolution,
+the columns kept from the forward for the weight gradient, col2im as nine strided adds, and
+activations kept in the (C, N, H, W) order the GEMM produces (no transposes between layers).
+
+Same BLAS threads for all three (``--threads``; default NumPy's current setting), interleaved
+timing, median ms per step after warm-up; ratios retrograd/numpy (target <= 1.25) and
+retrograd/torch.  One step of each is checked to give the same weights first.
+
+    .venv/bin/python bench/bench_cnn.py [--steps 100] [--threads 1] [--clock cpu]
+"""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+import retrograd
+from bench_mlp import (LR, blas_threads, cross_entropy_grad, print_table, real_torch, steady_allocator,
+                       time_interleaved)
+
+TARGET = 1.25
+BATCH = 32
+SHAPES = [(8, 1, 3, 3), (8,), (16, 8, 3, 3), (16,), (10, 16 * 24 * 24), (10,)]
+
+
+def init_params(seed: int = 0) -> list[np.ndarray]:
+    """PyTorch's default init bounds (U(-1/sqrt(fan_in), 1/sqrt(fan_in))) for every tensor."""
+    rng = np.random.default_rng(seed)
+    params = []
+    for i in range(0, len(SHAPES), 2):
+        w_shape, b_shape = SHAPES[i], SHAPES[i + 1]
+        bound = 1.0 / np.sqrt(int(np.prod(w_shape[1:])))
+        params.append(rng.uniform(-bound, bound, w_shape).astype(np.float32))
+        params.append(rng.uniform(-bound, bound, b_shape).astype(np.float32))
+    return params
+
+
+def torch_style_step(torch, params: list[np.ndarray], x: np.ndarray, y: np.ndarray):
+    """Ordinary PyTorch training code; ``torch`` is retrograd or the real torch."""
+    nn = torch.nn
+    model = nn.Sequential(nn.Conv2d(1, 8, 3), nn.ReLU(), nn.Conv2d(8, 16, 3), nn.ReLU(), nn.Flatten(),
+                          nn.Linear(16 * 24 * 24, 10))
+    with torch.no_grad():
+        for p, a in zip(model.parameters(), params):
+            p.copy_(torch.from_numpy(a.copy()))
+    loss_fn = nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(model.parameters(), lr=LR)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+
+    def step():
+        opt.zero_grad()
+        loss = loss_fn(model(xt), yt)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step, model
+
+
+# ---------------------------------------------------------------------- NumPy im2col
+def im2col(x: np.ndarray) -> np.ndarray:
+    """(C, N, H, W) -> (C*9, N*Ho*Wo): every 3x3 receptive field as a column (one copy)."""
+    c, n, h, w = x.shape
+    win = sliding_window_view(x, (3, 3), axis=(2, 3))  # (C, N, Ho, Wo, 3, 3), a view
+    return win.transpose(0, 4, 5, 1, 2, 3).reshape(c * 9, n * (h - 2) * (w - 2))
+
+
+def col2im(cols: np.ndarray, c: int, n: int, h: int, w: int) -> np.ndarray:
+    """The adjoint of im2col: (C*9, N*Ho*Wo) -> (C, N, H, W), nine strided adds."""
+    ho, wo = h - 2, w - 2
+    d = cols.reshape(c, 3, 3, n, ho, wo)
+    out = np.zeros((c, n, h, w), dtype=cols.dtype)
+    for i in range(3):
+        for j in range(3):
+            out[:, :, i:i + ho, j:j + wo] += d[:, i, j]
+    return out
+
+
+class NumpyCNN:
+    """Forward, backward and SGD for the CNN by hand (weights in PyTorch's layouts)."""
+
+    def __init__(self, params: list[np.ndarray]) -> None:
+        self.params = [p.copy() for p in params]
+
+    def step(self, x: np.ndarray, y: np.ndarray) -> float:
+        w1, b1, w2, b2, w3, b3 = self.params
+        n = x.shape[0]
+        # conv1 + relu: (8, N*26*26)
+        c1 = im2col(x.transpose(1, 0, 2, 3))
+        h1 = w1.reshape(8, -1) @ c1
+        h1 += b1[:, None]
+        np.maximum(h1, 0, out=h1)
+        # conv2 + relu: (16, N*24*24)
+        c2 = im2col(h1.reshape(8, n, 26, 26))
+        h2 = w2.reshape(16, -1) @ c2
+        h2 += b2[:, None]
+        np.maximum(h2, 0, out=h2)
+        # flatten in PyTorch's (C, H, W) order, linear
+        a2 = h2.reshape(16, n, 576).transpose(1, 0, 2).reshape(n, 16 * 576)
+        z = a2 @ w3.T
+        z += b3
+        loss, dz = cross_entropy_grad(z, y)
+        # backward
+        g = [None] * 6
+        g[4] = dz.T @ a2
+        g[5] = dz.sum(axis=0)
+        dh2 = (dz @ w3).reshape(n, 16, 576).transpose(1, 0, 2).reshape(16, -1)
+        dh2 *= h2 > 0
+        g[2] = (dh2 @ c2.T).reshape(w2.shape)
+        g[3] = dh2.sum(axis=1)
+        dh1 = col2im(w2.reshape(16, -1).T @ dh2, 8, n, 26, 26).reshape(8, -1)
+        dh1 *= h1 > 0
+        g[0] = (dh1 @ c1.T).reshape(w1.shape)
+        g[1] = dh1.sum(axis=1)
+        lr = np.float32(LR)
+        for p, gp in zip(self.params, g):
+            gp *= lr
+            p -= gp
+        return loss
+
+
+# ---------------------------------------------------------------------- check and time
+def _data(seed: int):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((BATCH, 1, 28, 28)).astype(np.float32)
+    y = rng.integers(0, 10, BATCH).astype(np.int64)
+    return x, y
+
+
+def _check() -> float:
+    """Max |difference| of the weights after one step, retrograd and torch vs NumPy."""
+    params = init_params()
+    x, y = _data(1)
+    ref = NumpyCNN(params)
+    ref_loss = ref.step(x, y)
+    worst = 0.0
+    for mod in (retrograd, real_torch):
+        if mod is None:
+            continue
+        step, model = torch_style_step(mod, params, x, y)
+        loss = float(step().detach())
+        assert abs(loss - ref_loss) < 1e-4, (mod.__name__, loss, ref_loss)
+        for p, r in zip(model.parameters(), ref.params):
+            worst = max(worst, float(np.abs(p.detach().numpy() - r).max()))
+    assert worst < 1e-5, worst
+    return worst
+
+
+def measure(n_steps: int, clock: str = "wall") -> tuple[float, float, float]:
+    params = init_params()
+    x, y = _data(2)
+    ref = NumpyCNN(params)
+    steps = {"numpy": lambda: ref.step(x, y), "retrograd": torch_style_step(retrograd, params, x, y)[0]}
+    if real_torch is not None:
+        steps["torch"] = torch_style_step(real_torch, params, x, y)[0]
+    t = time_interleaved(steps, n_steps, clock=clock)
+    return t["numpy"], t["retrograd"], t.get("torch", float("nan"))
+
+
+def main(argv: list[str] | None = None) -> list[tuple]:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=100, help="timed steps per implementation")
+    ap.add_argument("--threads", type=int, default=None, help="BLAS threads for all three (default: NumPy's)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall: perf_counter; cpu: this process's CPU time (steadier on a loaded machine)")
+    args = ap.parse_args(argv if argv is not None else [])
+    n, ctx = blas_threads(args.threads)
+    steady_allocator()
+    with ctx:
+        diff = _check()
+        rows = [(f"CNN step, batch {BATCH}",) + measure(args.steps, args.clock)]
+    print_table(f"CNN conv(1->8,3x3)-relu-conv(8->16,3x3)-relu-linear(9216->10), CE, SGD; float32; "
+                f"BLAS threads = {n}; {args.clock} clock, median of {args.steps} steps; one-step weights "
+                f"agree to {diff:.1e}", rows, TARGET)
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -1,0 +1,91 @@
+"""Oracle helpers shared by the tests that run the same code on retrograd and on torch.
+
+Imported as ``from parity import ...`` (pytest puts tests/ on ``sys.path``, as for ``op_db``).
+
+Two styles:
+
+* scenarios, ``scenario(lib, log)``: ``same`` runs one on each library and compares what it
+  logged, after ``norm`` (tensors become plain values, library names leave messages);
+* cases, ``f(T)``: ``same_repr`` compares the ``repr`` of the results and ``same_error`` the
+  exception type and message.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+
+# ------------------------------------------------------------------ scenarios: f(lib, log)
+def norm(x, *, shape: bool = False, digits: int = 5, dtypes: bool = False, addresses: bool = False):
+    """Comparable plain data: tensors -> ("T", [shape,] values rounded to ``digits``, requires_grad);
+    lists and tuples element-wise; strings without "torch." / "retrograd." (and without ``0x...``
+    addresses with ``addresses``); dtypes as their short name with ``dtypes``."""
+    if isinstance(x, (rg.Tensor, torch.Tensor)):
+        values = [round(v, digits) for v in x.detach().reshape(-1).tolist()]
+        if shape:
+            return "T", tuple(x.shape), values, bool(x.requires_grad)
+        return "T", values, bool(x.requires_grad)
+    if isinstance(x, (list, tuple)):
+        return type(x).__name__, [norm(v, shape=shape, digits=digits, dtypes=dtypes, addresses=addresses)
+                                  for v in x]
+    if isinstance(x, str):
+        x = re.sub(r"(torch|retrograd)\.", "", x)
+        return re.sub(r"0x[0-9a-f]+", "", x) if addresses else x
+    if dtypes and isinstance(x, (rg.dtype, torch.dtype)):
+        return str(x).split(".")[-1]
+    return x
+
+
+def same(scenario, **norm_options):
+    """Run ``scenario(lib, log)`` on both libraries (exceptions are logged too) and assert that the
+    logs, normalised by ``norm(..., **norm_options)``, are equal; returns retrograd's log."""
+    logs = []
+    for lib in (rg, torch):
+        log = []
+        try:
+            scenario(lib, lambda *a: log.append(norm(a, **norm_options)))
+        except Exception as e:  # noqa: BLE001 - compared across libraries
+            log.append(("raised", type(e).__name__, norm(str(e), **norm_options)))
+        logs.append(log)
+    assert logs[0] == logs[1]
+    return logs[0]
+
+
+def vec(lib, *v, rg_=True):
+    """A float64 1-d tensor of ``lib`` holding ``v`` (requiring grad unless ``rg_=False``)."""
+    return lib.tensor(list(v), dtype=lib.float64, requires_grad=rg_)
+
+
+# ------------------------------------------------------------------ cases: f(T)
+def rep(x) -> str:
+    """repr() of nested results, with the module name unified."""
+    if isinstance(x, (list, tuple)):
+        inner = ", ".join(rep(v) for v in x)
+        return f"[{inner}]" if isinstance(x, list) else f"({inner})"
+    return repr(x).replace("torch.", "retrograd.")
+
+
+def same_repr(f) -> None:
+    """f(retrograd) and f(torch) print the same (values, dtypes, flags, grad_fn names)."""
+    assert rep(f(rg)) == rep(f(torch))
+
+
+def error_of(T, f):
+    """(exception type name, message with the module name unified) raised by ``f(T)``, or None."""
+    try:
+        f(T)
+    except Exception as exc:  # noqa: BLE001 - compared with torch's below
+        return type(exc).__name__, str(exc).replace("torch.", "retrograd.")
+    return None
+
+
+def same_error(f) -> None:
+    """torch raises in ``f(torch)``, and ``f(retrograd)`` raises the same type and message."""
+    theirs = error_of(torch, f)
+    assert theirs is not None, "torch raised nothing"
+    assert error_of(rg, f) == theirs
