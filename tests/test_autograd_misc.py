@@ -132,7 +132,7 @@ def test_profiler_records_ops_and_backward_nodes():
         y = (x * x).sum()
         y.backward()
     keys = {e.key: e for e in prof.key_averages()}
-    assert keys["aten::mul"].count == 1 or keys["aten::mul"].count >= 1
+    assert keys["aten::mul"].count >= 1  # forward mul (backward rules may add more)
     assert "MulBackward0" in keys and "SumBackward0" in keys
     assert "torch::autograd::AccumulateGrad" in keys
     for e in keys.values():

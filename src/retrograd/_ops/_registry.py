@@ -38,7 +38,7 @@ _state = grad_mode.state
 class OpDef:
     """One table entry (see the module docstring)."""
 
-    __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args",
+    __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
                  "save_inputs", "save_out", "n_out", "node_cls", "doc", "differentiable", "errors", "meta")
 
     def __repr__(self) -> str:
@@ -67,6 +67,7 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
         raise TypeError(f"{name}: rules mention unknown names {sorted(mentioned - allowed)}")
     op.meta = tuple((f"{inp}_{kind}", i, kind) for i, inp in enumerate(op.inputs)
                     for kind in ("shape", "dtype") if f"{inp}_{kind}" in mentioned)
+    op.arg_plan = tuple(tuple(_plan_arg(a, op) for a in args) for args in op.rule_args)
     op.save_inputs = tuple(i for i, n in enumerate(op.inputs) if n in mentioned)
     op.save_out = "out" in mentioned
     op.n_out = n_out
@@ -87,6 +88,21 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
 
 
 _NO_EDGE = (None, 0)  # shared: inputs that need no grad (scalars, constants)
+
+
+# How a rule argument is found at backward time (precomputed so OpNode.apply builds no dict):
+ARG_G, ARG_SAVED, ARG_STATIC, ARG_SHAPE, ARG_DTYPE = range(5)
+
+
+def _plan_arg(name: str, op: "OpDef") -> tuple:
+    if name == "g":
+        return (ARG_G, None)
+    if name == "out" or name in op.inputs:
+        return (ARG_SAVED, name)
+    if name in op.statics:
+        return (ARG_STATIC, name)
+    inp, _, kind = name.rpartition("_")
+    return (ARG_SHAPE if kind == "shape" else ARG_DTYPE, op.inputs.index(inp))
 
 
 def _edge(t):

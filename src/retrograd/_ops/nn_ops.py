@@ -131,7 +131,7 @@ def _sum_of_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 # ====================================================================== convolution
-def _conv_np(x, w, stride, padding, dilation, groups, memo=None):
+def _conv_np(x, w, stride, padding, dilation, groups, memo=None, bias=None):
     xp = _pad_spatial(x, padding)
     n, oc = x.shape[0], w.shape[0]
     cols, out_sp = _im2col(xp, w.shape[2:], stride, dilation)
@@ -145,6 +145,8 @@ def _conv_np(x, w, stride, padding, dilation, groups, memo=None):
         for gi in range(groups):
             y[:, gi * og:(gi + 1) * og] = np.matmul(w[gi * og:(gi + 1) * og].reshape(og, -1),
                                                     cols[:, gi * ck:(gi + 1) * ck])
+    if bias is not None:
+        y += bias[:, None]  # on (N, C_out, L): one long contiguous run per channel
     return y.reshape((n, oc) + tuple(out_sp))  # contiguous (N, C_out, *out), like PyTorch's output
 
 
@@ -216,9 +218,7 @@ def _conv_fw(x, w, *, stride, padding, dilation, groups, cols):
 
 
 def _conv_b_fw(x, w, b, *, stride, padding, dilation, groups, cols):
-    y = _conv_np(x, w, stride, padding, dilation, groups, cols)
-    y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
-    return y
+    return _conv_np(x, w, stride, padding, dilation, groups, cols, b)
 
 
 def _conv_weight_fw(x, g, *, w_shape, stride, padding, dilation, groups):
@@ -1125,13 +1125,17 @@ def _erf(input: Tensor) -> Tensor:
 
 
 # relu for nn.ReLU / F.relu with PyTorch's backward: threshold_backward(g, out, 0), i.e. g where
-# out > 0 else 0, one NumPy pass (the table's torch.relu reads the mask as g * sign(out)).
+# out > 0 else 0 (the table's torch.relu computes g * sign(out): several passes, NaN*0 and -0).
 def _threshold_bw_np(gy, y, *, threshold):
-    # A product with the 0/1 mask is ~10x faster than np.where on a random mask (no branches);
-    # it differs from the select only where gy is inf/NaN, which a finite sum of gy rules out.
-    if gy.dtype.kind == "f" and not np.isfinite(gy.sum()):
-        return np.where(y > threshold, gy, 0).astype(gy.dtype, copy=False)
-    return gy * (y > threshold)
+    # PyTorch's select (y > threshold ? gy : 0) as a bitwise AND with an all-ones / all-zeros
+    # mask: branch-free (np.where on a random mask is ~10x slower) and still exact where a
+    # product with a 0/1 mask is not (inf/NaN in gy are masked, and zeros come out +0, not -0).
+    if gy.dtype.kind == "f":
+        it = np.dtype(f"i{gy.dtype.itemsize}")
+        m = np.multiply(y > threshold, -1, dtype=it)
+        np.bitwise_and(gy.view(it), m, out=m)
+        return m.view(gy.dtype)
+    return np.where(y > threshold, gy, 0).astype(gy.dtype, copy=False)
 
 
 def _threshold_backward(gy: Tensor, y: Tensor, threshold) -> Tensor:

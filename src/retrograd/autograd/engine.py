@@ -100,55 +100,27 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 node, nr = t._grad_accumulator(), 0
             targets.setdefault(node, {}).setdefault(nr, []).append(pos)
 
-    # ---- discovery (iterative post-order) ----
-    order = []
-    seen = set()
-    stack = []
-    for node, _ in root_edges:
-        if node not in seen:
-            seen.add(node)
-            stack.append((node, iter(node.next_functions)))
-    while stack:
-        node, it = stack[-1]
-        for child, _ in it:
-            if child is not None and child not in seen:
-                seen.add(child)
-                stack.append((child, iter(child.next_functions)))
-                break
-        else:
-            stack.pop()
-            order.append(node)
-
-    # ---- pruning: ``reach`` = nodes from which a target is reachable (they are visited);
-    # ``execute`` = the visited nodes whose function must run (PyTorch's exec_info.needed_).
-    if targets is not None:
-        reach = set()
-        execute = set()
-        for node in order:  # children come before parents in post-order
-            through = False
-            if type(node) is not AccumulateGrad:
-                for child, _ in node.next_functions:
-                    if child is not None and child in reach:
-                        through = True
-                        break
-            if through:
-                reach.add(node)
-                execute.add(node)
-            elif node in targets:
-                reach.add(node)
-                if type(node) is AccumulateGrad and not capture:
-                    execute.add(node)
+    if targets is None:
+        # Every reachable node runs: one pass counts each node's incoming edges.
+        deps = {}
+        stack = []
+        for node, _ in root_edges:
+            if node not in deps:
+                deps[node] = 0
+                stack.append(node)
+        while stack:
+            for child, _ in stack.pop().next_functions:
+                if child is None:
+                    continue
+                d = deps.get(child)
+                if d is None:
+                    deps[child] = 1
+                    stack.append(child)
+                else:
+                    deps[child] = d + 1
+        reach = execute = deps
     else:
-        reach = execute = seen
-
-    deps = {}
-    for node in order:
-        if node not in reach:
-            continue
-        for child, _ in node.next_functions:
-            if child is not None and child in reach:
-                deps[child] = deps.get(child, 0) + 1
-        deps.setdefault(node, 0)
+        reach, execute, deps = _prune(root_edges, targets, capture)
 
     captured = [None] * len(inputs) if capture else None
     run = _Run(deps, create_graph, inputs is None)
@@ -159,21 +131,18 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
 
     ready = []
     counter = itertools.count()
-    for node, _ in root_edges:
+    heappush, heappop = heapq.heappush, heapq.heappop
+    for node in dict.fromkeys(n for n, _ in root_edges):  # each root once
         if deps.get(node, 0) == 0 and node in buffers:
-            heapq.heappush(ready, (-node._seq, next(counter), node))
+            heappush(ready, (-node._seq, next(counter), node))
     _local.stack.append(run)
     prev_mode = grad_mode.state.enabled
     grad_mode.state.enabled = create_graph
     check_anomaly = anomaly_state.enabled
     profiling = _prof_state.on
     try:
-        queued = set()
         while ready:
-            _, _, node = heapq.heappop(ready)
-            if node in queued:
-                continue
-            queued.add(node)
+            node = heappop(ready)[2]
             gbuf = buffers.pop(node, None)
             if gbuf is None:
                 gbuf = [None] * node._num_outputs()
@@ -238,7 +207,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 d = deps[child] - 1
                 deps[child] = d
                 if d == 0:
-                    heapq.heappush(ready, (-child._seq, next(counter), child))
+                    heappush(ready, (-child._seq, next(counter), child))
     finally:
         grad_mode.state.enabled = prev_mode
         _local.stack.pop()
@@ -246,6 +215,56 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     if capture:
         return captured
     return None
+
+
+def _prune(root_edges, targets, capture):
+    """For ``inputs=``: (reach, execute, deps) over the nodes from which a target is reachable.
+
+    ``reach`` = nodes visited; ``execute`` = those whose function runs (PyTorch's
+    exec_info.needed_); ``deps`` = incoming edges among reached nodes.
+    """
+    order = []  # iterative post-order: children before parents
+    seen = set()
+    stack = []
+    for node, _ in root_edges:
+        if node not in seen:
+            seen.add(node)
+            stack.append((node, iter(node.next_functions)))
+    while stack:
+        node, it = stack[-1]
+        for child, _ in it:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    reach = set()
+    execute = set()
+    for node in order:
+        through = False
+        if type(node) is not AccumulateGrad:
+            for child, _ in node.next_functions:
+                if child is not None and child in reach:
+                    through = True
+                    break
+        if through:
+            reach.add(node)
+            execute.add(node)
+        elif node in targets:
+            reach.add(node)
+            if type(node) is AccumulateGrad and not capture:
+                execute.add(node)
+    deps = {}
+    for node in order:
+        if node not in reach:
+            continue
+        for child, _ in node.next_functions:
+            if child is not None and child in reach:
+                deps[child] = deps.get(child, 0) + 1
+        deps.setdefault(node, 0)
+    return reach, execute, deps
 
 
 def _apply_with_anomaly(node, gbuf, mask):

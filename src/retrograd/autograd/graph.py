@@ -55,23 +55,24 @@ def _creation_site() -> tuple[str, int] | None:
 class Node:
     """Base class of backward functions (``grad_fn``)."""
 
-    __slots__ = ("next_functions", "_seq", "_post_hooks", "_pre_hooks", "_tensor_pre_hooks",
-                 "_retains", "_metadata", "_site", "_trace", "_in_meta", "__weakref__", "__dict__")
+    __slots__ = ("next_functions", "_seq", "_site", "__weakref__", "__dict__")
 
     _name = "Node"
     _call_on_none = False  # engine skips the node when every incoming grad is None
+    # Rarely set per node: class-level defaults, so recording a node writes only what it uses
+    # (an instance that sets one gets it in its __dict__).
+    _post_hooks = None
+    _pre_hooks = None
+    _tensor_pre_hooks = None  # {output_nr: HookDict}
+    _retains = None  # {output_nr: weakref to a tensor that retains its grad}
+    _metadata = None
+    _trace = None
+    _in_meta = ()
 
     def __init__(self) -> None:
         self.next_functions: tuple = ()
         self._seq = next(_seq)
-        self._post_hooks = None
-        self._pre_hooks = None
-        self._tensor_pre_hooks = None  # {output_nr: HookDict}
-        self._retains = None  # {output_nr: weakref to a tensor that retains its grad}
-        self._metadata = None
         self._site = None
-        self._trace = None
-        self._in_meta = ()
 
     # ---- PyTorch's public surface -------------------------------------------------
     def name(self) -> str:
@@ -138,6 +139,20 @@ class SavedTensor:
                  "grad_fn_name")
 
     def __init__(self, t, is_output: bool = False) -> None:
+        if not _inference_used[0] and not _saved_hooks_stack:  # the common case, kept short
+            self.vc = vc = t._vc
+            self.version = vc[0]
+            self.unpack_hook = None
+            self.packed = None
+            if is_output:
+                self.tensor = None
+                self.data = t._data
+                self.output_nr = t._output_nr
+            else:
+                self.tensor = t
+                self.data = None
+                self.output_nr = -1
+            return
         if _inference_used[0] and not grad_mode.state.inference and t.__dict__.get("_inference") and (
                 t._data.ndim or t._data.flags.writeable):  # read-only 0-d: a shared scalar constant
             raise RuntimeError(INFERENCE_SAVE_MSG)
@@ -250,28 +265,31 @@ class OpNode(Node):
         op = self.op
         if self.released:
             raise RuntimeError(FREED_MSG)
-        env = dict(self.static) if self.static else {}
-        if op.meta:
-            from .._dtype import from_numpy_dtype
-
-            for name, i, kind in op.meta:
-                shape, npd = self._in_meta[i]
-                env[name] = shape if kind == "shape" else from_numpy_dtype(npd)
-        saved = self.saved
-        if saved:
-            for k, v in saved.items():
-                env[k] = v.unpack(self) if hasattr(v, "unpack") else v  # SavedTensor or a multi-output list
-        if op.n_out == 1:
-            env["g"] = grads[0]
-        else:
-            env["g"] = _materialize(grads, self.out_meta)
+        g = grads[0] if op.n_out == 1 else _materialize(grads, self.out_meta)
+        saved, static, meta = self.saved, self.static, self._in_meta
         out = []
         nf = self.next_functions
+        plans = op.arg_plan
         for i, rule in enumerate(op.rules):
             if nf[i][0] is None or rule is None or (needed is not None and not needed[i]):
                 out.append(None)
                 continue
-            out.append(rule(*[env[n] for n in op.rule_args[i]]))
+            args = []
+            for kind, key in plans[i]:
+                if kind == 0:  # g
+                    args.append(g)
+                elif kind == 1:  # a saved input or output
+                    v = saved[key]
+                    args.append(v.unpack(self) if hasattr(v, "unpack") else v)
+                elif kind == 2:  # a static argument
+                    args.append(static[key])
+                elif kind == 3:  # an input's shape
+                    args.append(meta[key][0])
+                else:  # an input's dtype
+                    from .._dtype import from_numpy_dtype
+
+                    args.append(from_numpy_dtype(meta[key][1]))
+            out.append(rule(*args))
         return out
 
     def release(self) -> None:

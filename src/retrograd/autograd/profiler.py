@@ -79,7 +79,8 @@ class FunctionEvent:
         self.name = name
         self.start_us = start_us
         self.end_us = end_us
-        self.self_cpu_time_total = self_us
+        # self time is total minus children; rounding must never make it exceed the total
+        self.self_cpu_time_total = min(self_us, end_us - start_us)
         self.count = 1
 
     @property

@@ -6,7 +6,7 @@ import warnings
 from collections import OrderedDict, defaultdict
 from copy import deepcopy
 from itertools import chain
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -227,7 +227,7 @@ class Optimizer:
         with enable_grad():
             return closure()
 
-    def _params_with_grad(self, group: dict[str, Any]):
+    def _params_with_grad(self, group: dict[str, Any]) -> Iterator[tuple[Tensor, dict]]:
         """``(p, state)`` for each parameter of ``group`` that has a gradient, in order; a parameter's
         state is created on its first step (``step``, then the subclass's ``_init_state``)."""
         for p in group["params"]:
