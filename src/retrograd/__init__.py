@@ -23,6 +23,7 @@ from . import autograd  # noqa: F401
 from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
                        no_grad, set_grad_enabled)
 from . import optim  # noqa: F401
+from . import testing  # noqa: F401
 import retrograd.linalg as linalg  # noqa: E402  ('from . import linalg' would keep the leaked _ops.linalg)
 from ._typeinfo import finfo, iinfo  # noqa: F401
 from . import nn  # noqa: F401

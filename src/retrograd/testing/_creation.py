@@ -1,0 +1,42 @@
+"""make_tensor: a random tensor for tests, as ``torch.testing.make_tensor``."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype as D
+from .._creation import _gen
+from .._tensor import Tensor
+
+
+def make_tensor(*shape, dtype: D.dtype, device=None, low=None, high=None, requires_grad: bool = False,
+                noncontiguous: bool = False, exclude_zero: bool = False, memory_format=None) -> Tensor:
+    """Uniform values in [low, high) (floats default [-9, 9], ints [-9, 10), bools random).
+
+    >>> import retrograd as torch
+    >>> torch.testing.make_tensor(2, 3, dtype=torch.float32).shape
+    retrograd.Size([2, 3])
+    """
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    rng = _gen(None)
+    if dtype is D.bool_:
+        data = rng.random(shape) < 0.5
+    elif dtype.is_floating_point:
+        lo = -9.0 if low is None else low
+        hi = 9.0 if high is None else high
+        if lo > hi:
+            raise ValueError(f"low must be less than or equal to high, but got low={lo} and high={hi}")
+        data = rng.uniform(lo, hi, size=shape).astype(dtype.np)
+        if exclude_zero:
+            data[data == 0] = np.finfo(dtype.np).tiny
+    else:
+        info = np.iinfo(dtype.np)
+        lo = max(-9 if low is None else int(np.ceil(low)), info.min)
+        hi = min(10 if high is None else int(high), info.max)
+        data = rng.integers(lo, hi, size=shape, endpoint=False).astype(dtype.np)
+        if exclude_zero:
+            data[data == 0] = 1
+    t = Tensor._wrap(np.ascontiguousarray(data), False, None, 0)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
