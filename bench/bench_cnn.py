@@ -2,9 +2,9 @@
 
 Model: conv 1->8 (3x3) + ReLU, conv 8->16 (3x3) + ReLU, flatten, linear 16*24*24 -> 10,
 cross-entropy, plain SGD (lr 0.01); 28x28 inputs, batch 32, float32.  As in ``bench_mlp.py``
-the retrograd and torch versions are one ordinary PyTorch function (``nn.Sequential`` of
-``nn.Conv2d``/``nn.ReLU``/``nn.Flatten``/``nn.Linear``, ``nn.CrossEntropyLoss``, ``optim.SGD``)
-run with ``torch = retrograd`` and with the real torch.
+the retrograd and torch versions are the same ordinary PyTorch code (``bench_mlp.Trainer``:
+``nn.Sequential`` of ``nn.Conv2d``/``nn.ReLU``/``nn.Flatten``/``nn.Linear``,
+``nn.CrossEntropyLoss``, ``optim.SGD``) run with ``torch = retrograd`` and with the real torch.
 
 The NumPy version is im2col written by hand, in two standard layouts (the faster one is the
 reference): the classic one (receptive fields gathered with ``sliding_window_view`` into one
@@ -12,11 +12,12 @@ reference): the classic one (receptive fields gathered with ``sliding_window_vie
 GEMM produces) and per-sample (N, C*9, H*W) matrices with batched GEMMs in (N, C, H, W) order.
 Both keep the forward's columns for the weight gradient; col2im is nine strided adds.
 
-Same BLAS threads for all three (``--threads``; default NumPy's current setting), interleaved
-timing, median ms per step after warm-up; ratios retrograd/numpy (target <= 1.25) and
-retrograd/torch.  One step of each is checked to give the same weights first.
+Measured as ``bench_mlp.py`` does (same BLAS threads for all, ``--threads``; steady allocator;
+interleaved timing; median ms per step after warm-up; ``--clock cpu`` for CPU time); ratios
+retrograd/numpy (target <= 1.25) and retrograd/torch.  One step of each is checked to give
+the same weights first.
 
-    .venv/bin/python bench/bench_cnn.py [--steps 100] [--threads 1] [--clock cpu]
+    .venv/bin/python bench/bench_cnn.py [--steps 200] [--threads 1] [--clock cpu] [--profile]
 """
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 import retrograd
-from bench_mlp import (LR, blas_threads, cross_entropy_grad, print_table, real_torch, steady_allocator,
-                       time_interleaved)
+from bench_mlp import (LR, Trainer, blas_threads, cross_entropy_grad, print_profile, print_table, real_torch,
+                       steady_allocator, time_interleaved)
 
 TARGET = 1.25
 BATCH = 32
@@ -46,26 +47,10 @@ def init_params(seed: int = 0) -> list[np.ndarray]:
     return params
 
 
-def torch_style_step(torch, params: list[np.ndarray], x: np.ndarray, y: np.ndarray):
-    """Ordinary PyTorch training code; ``torch`` is retrograd or the real torch."""
+def cnn(torch):
     nn = torch.nn
-    model = nn.Sequential(nn.Conv2d(1, 8, 3), nn.ReLU(), nn.Conv2d(8, 16, 3), nn.ReLU(), nn.Flatten(),
-                          nn.Linear(16 * 24 * 24, 10))
-    with torch.no_grad():
-        for p, a in zip(model.parameters(), params):
-            p.copy_(torch.from_numpy(a.copy()))
-    loss_fn = nn.CrossEntropyLoss()
-    opt = torch.optim.SGD(model.parameters(), lr=LR)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-
-    def step():
-        opt.zero_grad()
-        loss = loss_fn(model(xt), yt)
-        loss.backward()
-        opt.step()
-        return loss
-
-    return step, model
+    return nn.Sequential(nn.Conv2d(1, 8, 3), nn.ReLU(), nn.Conv2d(8, 16, 3), nn.ReLU(), nn.Flatten(),
+                         nn.Linear(16 * 24 * 24, 10))
 
 
 # ---------------------------------------------------------------------- NumPy im2col
@@ -210,39 +195,43 @@ def _check() -> float:
     for mod in (retrograd, real_torch):
         if mod is None:
             continue
-        step, model = torch_style_step(mod, params, x, y)
-        loss = float(step().detach())
+        tr = Trainer(mod, cnn, params, x, y)
+        loss = float(tr.step().detach())
         assert abs(loss - ref_loss) < 1e-4, (mod.__name__, loss, ref_loss)
-        for p, r in zip(model.parameters(), ref.params):
+        for p, r in zip(tr.model.parameters(), ref.params):
             worst = max(worst, float(np.abs(p.detach().numpy() - r).max()))
     assert worst < 1e-5, worst
     return worst
 
 
-def measure(n_steps: int, clock: str = "wall") -> dict[str, float]:
+def measure(n_steps: int, clock: str = "wall", profile: bool = False) -> dict[str, float]:
     """Median seconds per step of each implementation (both NumPy layouts)."""
     params = init_params()
     x, y = _data(2)
     ns, cn = NumpyCNN(params, "ns"), NumpyCNN(params, "cn")
-    steps = {"numpy ns": lambda: ns.step(x, y), "numpy cn": lambda: cn.step(x, y),
-             "retrograd": torch_style_step(retrograd, params, x, y)[0]}
+    rg = Trainer(retrograd, cnn, params, x, y)
+    steps = {"numpy ns": lambda: ns.step(x, y), "numpy cn": lambda: cn.step(x, y), "retrograd": rg.step}
     if real_torch is not None:
-        steps["torch"] = torch_style_step(real_torch, params, x, y)[0]
-    return time_interleaved(steps, n_steps, clock=clock)
+        steps["torch"] = Trainer(real_torch, cnn, params, x, y).step
+    t = time_interleaved(steps, n_steps, clock=clock)
+    if profile:
+        print_profile(f"CNN batch {BATCH}", rg, n_steps, clock)
+    return t
 
 
 def main(argv: list[str] | None = None) -> list[tuple]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=100, help="timed steps per implementation")
+    ap.add_argument("--steps", type=int, default=200, help="timed steps per implementation")
     ap.add_argument("--threads", type=int, default=None, help="BLAS threads for all three (default: NumPy's)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall: perf_counter; cpu: this process's CPU time (steadier on a loaded machine)")
+    ap.add_argument("--profile", action="store_true", help="also print retrograd's phases and cProfile hot spots")
     args = ap.parse_args(argv if argv is not None else [])
     n, ctx = blas_threads(args.threads)
     steady_allocator()
     with ctx:
         diff = _check()
-        t = measure(args.steps, args.clock)
+        t = measure(args.steps, args.clock, args.profile)
     t_np = min(t["numpy ns"], t["numpy cn"])
     rows = [(f"CNN step, batch {BATCH}", t_np, t["retrograd"], t.get("torch", float("nan")))]
     print(f"NumPy im2col: per-sample layout {t['numpy ns'] * 1e3:.3f} ms, (C, N*H*W) layout "

@@ -6,19 +6,26 @@ the same process from the same initial weights and data:
 
 * retrograd: ordinary PyTorch code (``nn.Sequential`` of ``nn.Linear``/``nn.ReLU``,
   ``nn.CrossEntropyLoss``, ``optim.SGD``) run with ``torch = retrograd``;
-* torch 2.13 CPU: *the same function*, run with the real ``torch`` (skipped if absent);
+* torch 2.13 CPU: *the same code*, run with the real ``torch`` (skipped if absent);
 * NumPy: forward, backward and the SGD update written by hand (BLAS GEMMs, in-place
   updates, the fused softmax-cross-entropy gradient ``(softmax(z) - onehot(y)) / N``).
 
-BLAS threads: all three use the same number, NumPy's OpenBLAS is limited with
-threadpoolctl and torch with ``torch.set_num_threads`` (``--threads``; default: NumPy's
-current setting, e.g. from ``OPENBLAS_NUM_THREADS``).  The implementations are timed in
-interleaved rounds (so drifting load on a shared machine hits all three alike); the table
-shows the median ms per step after warm-up, and ratios retrograd/numpy (target <= 1.10)
-and retrograd/torch.  Before timing, one step of each is checked to give the same loss
-and weights.
+Measurement conditions, the same for all three:
 
-    .venv/bin/python bench/bench_mlp.py [--steps 200] [--threads 1] [--batch 128 16] [--clock cpu]
+* BLAS threads: NumPy's OpenBLAS is limited with threadpoolctl and torch with
+  ``torch.set_num_threads`` to one number (``--threads``; default: NumPy's current setting,
+  e.g. from ``OPENBLAS_NUM_THREADS``);
+* glibc malloc keeps freed memory (``steady_allocator``), so no implementation pays for
+  page-faulting its temporaries back in because of when it happens to free them;
+* interleaved rounds (drifting load on a shared machine hits all three alike), median ms per
+  step after warm-up; ``--clock cpu`` times this process's CPU time instead of wall time
+  (steadier on a loaded machine; with one BLAS thread it is the step's own cost).
+
+The table shows the ratios retrograd/numpy (target <= 1.10) and retrograd/torch.  Before
+timing, one step of each is checked to give the same loss and weights.  ``--profile``
+adds retrograd's time per phase and its cProfile hot spots.
+
+    .venv/bin/python bench/bench_mlp.py [--steps 200] [--threads 1] [--batch 128 16] [--clock cpu] [--profile]
 """
 from __future__ import annotations
 
@@ -46,7 +53,7 @@ LR = 0.01
 TARGET = 1.10
 
 
-# ---------------------------------------------------------------------- shared helpers
+# ---------------------------------------------------------------------- measurement helpers (shared)
 def blas_threads(requested: int | None):
     """(threads, context manager): the NumPy BLAS thread count to use, torch set to match."""
     if threadpool_info is None:
@@ -77,8 +84,7 @@ def steady_allocator() -> bool:
 
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         m_trim_threshold, m_mmap_threshold = -1, -3
-        big = 1 << 30
-        return bool(libc.mallopt(m_trim_threshold, big)) and bool(libc.mallopt(m_mmap_threshold, 32 << 20))
+        return bool(libc.mallopt(m_trim_threshold, 1 << 30)) and bool(libc.mallopt(m_mmap_threshold, 32 << 20))
     except (OSError, AttributeError):
         return False
 
@@ -89,6 +95,10 @@ class _nullcontext:
 
     def __exit__(self, *exc):
         return False
+
+
+def _clock(name: str) -> Callable[[], float]:
+    return time.perf_counter if name == "wall" else time.process_time
 
 
 def time_interleaved(steps: dict[str, Callable[[], object]], n_steps: int, warmup: int = 10,
@@ -103,7 +113,7 @@ def time_interleaved(steps: dict[str, Callable[[], object]], n_steps: int, warmu
             fn()
     times: dict[str, list[float]] = {k: [] for k in steps}
     gc.collect()
-    perf = time.perf_counter if clock == "wall" else time.process_time
+    perf = _clock(clock)
     for _ in range(max(1, n_steps // block)):
         for name, fn in steps.items():
             for _ in range(block):
@@ -140,7 +150,74 @@ def cross_entropy_grad(z: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]
     return loss, e
 
 
-# ---------------------------------------------------------------------- the three implementations
+class Trainer:
+    """Ordinary PyTorch training code; ``torch`` is the retrograd module or the real torch.
+
+    ``build(torch)`` makes the model; ``params`` (NumPy arrays, in ``model.parameters()``
+    order) are copied in so every implementation starts from the same weights.
+    """
+
+    def __init__(self, torch, build: Callable, params: list[np.ndarray], x: np.ndarray, y: np.ndarray) -> None:
+        self.model = build(torch)
+        with torch.no_grad():
+            for p, a in zip(self.model.parameters(), params):
+                p.copy_(torch.from_numpy(a.copy()))
+        self.loss_fn = torch.nn.CrossEntropyLoss()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=LR)
+        self.x, self.y = torch.from_numpy(x), torch.from_numpy(y)
+
+    def step(self):
+        self.opt.zero_grad()
+        loss = self.loss_fn(self.model(self.x), self.y)
+        loss.backward()
+        self.opt.step()
+        return loss
+
+    def phases(self, n: int, clock: str = "cpu") -> dict[str, float]:
+        """Median seconds of each phase of ``step`` over ``n`` steps."""
+        perf = _clock(clock)
+        acc: dict[str, list[float]] = {k: [] for k in ("zero_grad", "forward", "loss", "backward", "opt.step")}
+        for _ in range(n):
+            t0 = perf()
+            self.opt.zero_grad()
+            t1 = perf()
+            out = self.model(self.x)
+            t2 = perf()
+            loss = self.loss_fn(out, self.y)
+            t3 = perf()
+            loss.backward()
+            t4 = perf()
+            self.opt.step()
+            t5 = perf()
+            for k, a, b in zip(acc, (t0, t1, t2, t3, t4), (t1, t2, t3, t4, t5)):
+                acc[k].append(b - a)
+        return {k: float(np.median(v)) for k, v in acc.items()}
+
+
+def print_profile(label: str, trainer: Trainer, n: int, clock: str) -> None:
+    """retrograd's time per phase, then the cProfile functions with the most own time."""
+    import cProfile
+    import pstats
+
+    for _ in range(5):
+        trainer.step()
+    ph = trainer.phases(n, clock)
+    print(f"{label}: retrograd per phase (median ms, {clock} clock): "
+          + ", ".join(f"{k} {v * 1e3:.3f}" for k, v in ph.items()))
+    prof = cProfile.Profile(_clock(clock))
+    prof.enable()
+    for _ in range(n):
+        trainer.step()
+    prof.disable()
+    pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+
+
+# ---------------------------------------------------------------------- the model and the NumPy version
+def mlp(torch):
+    nn = torch.nn
+    return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
+
+
 def init_params(seed: int = 0) -> list[np.ndarray]:
     """PyTorch's default Linear init (U(-1/sqrt(fan_in), 1/sqrt(fan_in))): W, b per layer."""
     rng = np.random.default_rng(seed)
@@ -150,27 +227,6 @@ def init_params(seed: int = 0) -> list[np.ndarray]:
         params.append(rng.uniform(-bound, bound, (fan_out, fan_in)).astype(np.float32))
         params.append(rng.uniform(-bound, bound, fan_out).astype(np.float32))
     return params
-
-
-def torch_style_step(torch, params: list[np.ndarray], x: np.ndarray, y: np.ndarray):
-    """Ordinary PyTorch training code; ``torch`` is retrograd or the real torch."""
-    nn = torch.nn
-    model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
-    with torch.no_grad():
-        for p, a in zip(model.parameters(), params):
-            p.copy_(torch.from_numpy(a.copy()))
-    loss_fn = nn.CrossEntropyLoss()
-    opt = torch.optim.SGD(model.parameters(), lr=LR)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-
-    def step():
-        opt.zero_grad()
-        loss = loss_fn(model(xt), yt)
-        loss.backward()
-        opt.step()
-        return loss
-
-    return step, model
 
 
 class NumpyMLP:
@@ -209,37 +265,41 @@ class NumpyMLP:
 
 
 # ---------------------------------------------------------------------- check and time
+def _data(batch: int, seed: int):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((batch, 784)).astype(np.float32), rng.integers(0, 10, batch).astype(np.int64)
+
+
 def _check(batch: int) -> float:
     """Max |difference| of the weights after one step, retrograd and torch vs NumPy."""
-    rng = np.random.default_rng(1)
     params = init_params()
-    x = rng.standard_normal((batch, 784)).astype(np.float32)
-    y = rng.integers(0, 10, batch).astype(np.int64)
+    x, y = _data(batch, 1)
     ref = NumpyMLP(params)
     ref_loss = ref.step(x, y)
     worst = 0.0
     for mod in (retrograd, real_torch):
         if mod is None:
             continue
-        step, model = torch_style_step(mod, params, x, y)
-        loss = float(step().detach())
+        tr = Trainer(mod, mlp, params, x, y)
+        loss = float(tr.step().detach())
         assert abs(loss - ref_loss) < 1e-4, (mod.__name__, loss, ref_loss)
-        for p, r in zip(model.parameters(), ref.params):
+        for p, r in zip(tr.model.parameters(), ref.params):
             worst = max(worst, float(np.abs(p.detach().numpy() - r).max()))
     assert worst < 1e-5, worst
     return worst
 
 
-def measure(batch: int, n_steps: int, clock: str = "wall") -> tuple[float, float, float]:
-    rng = np.random.default_rng(2)
+def measure(batch: int, n_steps: int, clock: str = "wall", profile: bool = False) -> tuple[float, float, float]:
     params = init_params()
-    x = rng.standard_normal((batch, 784)).astype(np.float32)
-    y = rng.integers(0, 10, batch).astype(np.int64)
+    x, y = _data(batch, 2)
     ref = NumpyMLP(params)
-    steps = {"numpy": lambda: ref.step(x, y), "retrograd": torch_style_step(retrograd, params, x, y)[0]}
+    rg = Trainer(retrograd, mlp, params, x, y)
+    steps = {"numpy": lambda: ref.step(x, y), "retrograd": rg.step}
     if real_torch is not None:
-        steps["torch"] = torch_style_step(real_torch, params, x, y)[0]
+        steps["torch"] = Trainer(real_torch, mlp, params, x, y).step
     t = time_interleaved(steps, n_steps, clock=clock)
+    if profile:
+        print_profile(f"MLP batch {batch}", rg, n_steps, clock)
     return t["numpy"], t["retrograd"], t.get("torch", float("nan"))
 
 
@@ -250,6 +310,7 @@ def main(argv: list[str] | None = None) -> list[tuple]:
     ap.add_argument("--batch", type=int, nargs="+", default=[128, 16])
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall: perf_counter; cpu: this process's CPU time (steadier on a loaded machine)")
+    ap.add_argument("--profile", action="store_true", help="also print retrograd's phases and cProfile hot spots")
     args = ap.parse_args(argv if argv is not None else [])
     n, ctx = blas_threads(args.threads)
     steady_allocator()
@@ -257,7 +318,7 @@ def main(argv: list[str] | None = None) -> list[tuple]:
     with ctx:
         diffs = [_check(b) for b in args.batch]
         for b in args.batch:
-            rows.append((f"MLP step, batch {b}",) + measure(b, args.steps, args.clock))
+            rows.append((f"MLP step, batch {b}",) + measure(b, args.steps, args.clock, args.profile))
     print_table(f"784-512-512-10 ReLU MLP, CE loss, SGD; float32; BLAS threads = {n} (numpy and torch); "
                 f"{args.clock} clock, median of {args.steps} steps; one-step weights agree to {max(diffs):.1e}",
                 rows, TARGET)

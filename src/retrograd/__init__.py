@@ -30,5 +30,6 @@ from . import nn  # noqa: F401
 from .serialization import save, load  # noqa: F401
 from . import viz  # noqa: F401  (cheap: graphviz is imported only by viz.draw)
 from ._compat import *  # noqa: F401,F403
+from ._functional_aliases import *  # noqa: F401,F403
 
 __version__ = "0.1.0"

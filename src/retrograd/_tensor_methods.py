@@ -143,3 +143,97 @@ Tensor.new_full = lambda self, size, fill_value, *, dtype=None, device=None, req
     size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
 Tensor.new_tensor = lambda self, data, *, dtype=None, device=None, requires_grad=False: C.tensor(
     data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+# ---------------------------------------------------------------------------- small extras (tensor_extras)
+def _storage_offset(self) -> int:
+    from ._ops.tensor_extras import _offset
+
+    return _offset(self)
+
+
+def _dim_order(self, *, ambiguity_check=False) -> tuple:
+    st = self.stride()
+    return tuple(sorted(range(self.ndim), key=lambda i: -st[i]))  # stable: ties keep dim order
+
+
+def _legacy_new(self, *args, device=None, **kw):
+    """Legacy ``Tensor.new``: sizes (ints / Size) -> uninitialised; a sequence -> data; same dtype."""
+    from ._size import Size
+
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return args[0]
+    if len(args) == 1 and not isinstance(args[0], (int, np.integer, Size)):
+        return C.tensor(args[0], dtype=self.dtype)
+    if not args:
+        return C.empty(0, dtype=self.dtype)
+    return C.empty(*args, dtype=self.dtype)
+
+
+def _new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kw):
+    dt = dtype or self.dtype
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    n = 1 + sum((a - 1) * b for a, b in zip(size, stride)) if all(size) else 0
+    buf = C.zeros(n, dtype=dt)
+    out = buf.as_strided(size, stride, 0) if size else buf.reshape(())
+    return out.requires_grad_(requires_grad) if requires_grad else out
+
+
+def _resize_(self, *sizes, memory_format=None):
+    from ._ops._common import parse_shape
+    from ._tensor import check_inplace
+
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    check_inplace(self)
+    shape = tuple(parse_shape(sizes))
+    n = int(np.prod(shape)) if shape else 1
+    old = np.asarray(self._data).reshape(-1)
+    if n <= old.size:
+        data = np.ascontiguousarray(old[:n]).reshape(shape) if old.base is None and self._data.flags.c_contiguous \
+            else old[:n].copy().reshape(shape)
+    else:
+        data = np.zeros(n, dtype=old.dtype)
+        data[:old.size] = old
+        data = data.reshape(shape)
+    self._data = data
+    self._vc[0] += 1
+    return self
+
+
+def _apply_(self, callable):
+    from ._tensor import check_inplace
+
+    check_inplace(self)
+    flat = np.asarray(self._data).reshape(-1)
+    vals = np.array([callable(v.item()) for v in flat], dtype=self._data.dtype).reshape(self._data.shape)
+    np.copyto(self._data, vals)
+    self._vc[0] += 1
+    return self
+
+
+def _map_(self, tensor, callable):
+    from ._tensor import check_inplace
+
+    check_inplace(self)
+    other = np.broadcast_to(np.asarray(tensor._data), self._data.shape).reshape(-1)
+    flat = np.asarray(self._data).reshape(-1)
+    vals = np.array([callable(a.item(), b.item()) for a, b in zip(flat, other)],
+                    dtype=self._data.dtype).reshape(self._data.shape)
+    np.copyto(self._data, vals)
+    self._vc[0] += 1
+    return self
+
+
+Tensor.is_cpu = property(lambda self: True)
+Tensor.is_conj = lambda self: False
+Tensor.is_neg = lambda self: False
+Tensor.storage_offset = _storage_offset
+Tensor.dim_order = _dim_order
+Tensor.new = _legacy_new
+Tensor.new_empty_strided = _new_empty_strided
+Tensor.resize_ = _resize_
+Tensor.resize_as_ = lambda self, the_template, *, memory_format=None: _resize_(self, tuple(the_template.shape))
+Tensor.apply_ = _apply_
+Tensor.map_ = _map_
+Tensor.real = property(O.real)

@@ -15,7 +15,8 @@ from ._ops._linalg_decomp import (LinAlgError, cholesky, det, eigh, eigvalsh, in
 from ._ops._linalg_norms import diagonal, matrix_norm, norm, vector_norm  # noqa: F401
 from ._ops.linalg import matmul  # noqa: F401
 from ._ops.linalg_more import linalg_cross as cross, multi_dot, vecdot  # noqa: F401
+from ._ops.misc_more import matrix_exp  # noqa: F401
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
-           "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
+           "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
            "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm"]

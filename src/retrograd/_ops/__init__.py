@@ -18,3 +18,5 @@ from .reduce_more import *  # noqa: F401,F403
 from .linalg_more import *  # noqa: F401,F403
 from .pointwise_more import *  # noqa: F401,F403
 from .logical import *  # noqa: F401,F403
+from .misc_more import *  # noqa: F401,F403
+from .tensor_extras import *  # noqa: F401,F403

@@ -1,8 +1,10 @@
-"""Neural-network primitives: convolution, pooling, softmax, embedding, activations, padding.
+"""Neural-network primitives: linear, convolution, pooling, softmax, embedding, activations, padding.
 
 Each primitive is a NumPy forward plus rules written in retrograd ops, so second
 derivatives work.  Linear ops come in dual pairs whose rules point at each other:
 
+* linear (x, w[, b]) -> x w^T (+ b), with ``mm`` and ``linear_weight_grad`` (g^T x): the
+  partial derivatives of ``<x w^T, g>``.
 * convolution (x, w) -> y, with the input-gradient op ``conv_input`` (a transposed
   convolution, also the forward of ``conv_transpose*d``) and the weight-gradient op
   ``conv_weight``; all three are partial derivatives of one trilinear form
@@ -13,7 +15,10 @@ derivatives work.  Linear ops come in dual pairs whose rules point at each other
   im2col (unfold) <-> col2im (fold), constant_pad_nd <-> constant_pad_nd (negated pads),
   embedding <-> embedding_backward.
 
-Convolution uses im2col (``sliding_window_view`` + one GEMM) for speed.
+Convolution uses per-sample im2col (``sliding_window_view``, one copy) and batched GEMMs;
+the forward's columns are reused by the weight gradient of a plain backward.  The training
+hot path (``bench/bench_mlp.py``, ``bench/bench_cnn.py``) also has single-node backwards
+for relu (``threshold_backward``), log_softmax and unweighted nll_loss.
 """
 from __future__ import annotations
 
@@ -118,13 +123,13 @@ def _col2im(cols: np.ndarray, xp_shape, ksize, stride, dilation, out_sp) -> np.n
     return out
 
 
-def _sum_of_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """sum_n a[n] @ b[n].T for (N, P, L) and (N, Q, L): batched GEMMs, the (n, P, Q) partials bounded."""
+def _sum_of_products(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """out[...] = sum_n a[n] @ b[n].T for (N, P, L), (N, Q, L): batched GEMMs, the (n, P, Q) partials bounded."""
     n, p, q = a.shape[0], a.shape[1], b.shape[1]
     step = max(1, (1 << 22) // max(p * q, 1))
     if step >= n:
-        return np.matmul(a, b.transpose(0, 2, 1)).sum(axis=0)
-    out = np.zeros((p, q), dtype=np.result_type(a, b))
+        return np.sum(np.matmul(a, b.transpose(0, 2, 1)), axis=0, out=out)
+    out[...] = 0
     for s in range(0, n, step):
         out += np.matmul(a[s:s + step], b[s:s + step].transpose(0, 2, 1)).sum(axis=0)
     return out
@@ -180,14 +185,19 @@ def _conv_input_np(g, w, x_shape, stride, padding, dilation, groups):
 
 
 def _weight_from_cols(g, cols, w_shape, groups):
-    """d<conv, g>/dw from the input's columns: sum over samples of g[n] @ cols[n].T."""
+    """d<conv, g>/dw from the input's columns: sum over samples of g[n] @ cols[n].T.
+
+    Written into a fresh array of the weight's shape (not a reshaped view), so that it can
+    become ``weight.grad`` without a copy.
+    """
     n, oc = g.shape[:2]
     g3 = g.reshape(n, oc, -1)
-    if groups == 1:
-        return _sum_of_products(g3, cols).reshape(w_shape)
+    dw = np.empty(tuple(w_shape), dtype=np.result_type(g, cols))
+    d2 = dw.reshape(oc, -1)
     ck, og = cols.shape[1] // groups, oc // groups
-    return np.concatenate([_sum_of_products(g3[:, gi * og:(gi + 1) * og], cols[:, gi * ck:(gi + 1) * ck])
-                           for gi in range(groups)], axis=0).reshape(w_shape)
+    for gi in range(groups):
+        _sum_of_products(g3[:, gi * og:(gi + 1) * og], cols[:, gi * ck:(gi + 1) * ck], d2[gi * og:(gi + 1) * og])
+    return dw
 
 
 def _conv_weight_np(x, g, w_shape, stride, padding, dilation, groups):
@@ -938,7 +948,7 @@ def _log_softmax_np(x, *, dim):
     if finite:  # every row holds exp(0) = 1, so s >= 1: no log(0)
         z -= np.log(s)
         return z
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # all -inf row: NaN, silently, like PyTorch
         return z - np.log(s)
 
 

@@ -12,7 +12,7 @@ __all__ = ["SGD"]
 # x += alpha * g with one rounding (K.add: the product is exact in float64, the sum rounds once
 # to float32, as PyTorch's fused multiply-add does), done over cache-sized chunks with one
 # reused float64 scratch buffer: whole-array float64 temporaries cost ~3x the update itself.
-_CHUNK = 1 << 14
+_CHUNK = 1 << 15
 
 
 def _fused_add_(x: np.ndarray, g: np.ndarray, alpha: float) -> None:

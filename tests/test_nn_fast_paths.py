@@ -1,0 +1,225 @@
+"""The fast paths behind the training benchmarks (bench/bench_mlp.py, bench/bench_cnn.py) keep PyTorch's behaviour.
+
+Fused linear, relu's threshold_backward, log_softmax's one-node backward, the unweighted
+nll_loss, convolution with per-sample columns (and the forward's columns reused for the
+weight gradient), and SGD's chunked fused-rounding update: values, gradients, second
+derivatives, node names, edge cases, against torch 2.13.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import retrograd
+import retrograd.nn.functional as RF
+from retrograd.autograd import gradgradcheck
+
+torch = pytest.importorskip("torch")
+TF = torch.nn.functional
+
+rng = np.random.default_rng(7)
+
+
+def _pair(a: np.ndarray, grad: bool = True):
+    return retrograd.tensor(a, requires_grad=grad), torch.tensor(a, requires_grad=grad)
+
+
+def _np(t):
+    return t.detach().numpy()
+
+
+def _names(fn) -> list:
+    return [None if c is None else type(c).__name__ for c, _ in fn.next_functions]
+
+
+# ---------------------------------------------------------------------------------------------- linear
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_one_node_with_pytorch_names_and_grads(bias):
+    x, w, b = rng.standard_normal((5, 4)), rng.standard_normal((3, 4)), rng.standard_normal(3)
+    (rx, tx), (rw, tw), (rb, tb) = _pair(x), _pair(w), _pair(b)
+    ro = RF.linear(rx, rw, rb if bias else None)
+    to = TF.linear(tx, tw, tb if bias else None)
+    assert type(ro.grad_fn).__name__ == type(to.grad_fn).__name__  # AddmmBackward0 / MmBackward0
+    if bias:
+        assert ro.grad_fn.next_functions[0][0].variable is rb  # addmm's input order: bias first
+    g = rng.standard_normal((5, 3))
+    ro.backward(retrograd.tensor(g))
+    to.backward(torch.tensor(g))
+    for r, t in ((rx, tx), (rw, tw)) + (((rb, tb),) if bias else ()):
+        np.testing.assert_allclose(_np(r.grad), _np(t.grad), rtol=1e-12, atol=1e-12)
+    # weight.grad is its own contiguous array (no copy was needed to store it)
+    assert rw.grad._data.flags.c_contiguous and rw.grad._data.base is None
+
+
+def test_linear_second_derivatives_and_batched_input():
+    x = retrograd.tensor(rng.standard_normal((2, 5, 4)), requires_grad=True)
+    w = retrograd.tensor(rng.standard_normal((3, 4)), requires_grad=True)
+    b = retrograd.tensor(rng.standard_normal(3), requires_grad=True)
+    assert gradgradcheck(RF.linear, (x, w, b))
+    assert gradgradcheck(lambda x, w: RF.linear(x, w), (x[0].detach().requires_grad_(), w))
+
+
+# ---------------------------------------------------------------------------------------------- relu
+def test_relu_backward_is_a_select_like_pytorch():
+    x = np.array([[1.0, -2.0, 0.0, 3.0], [-1.0, 2.0, -0.5, 0.0]], dtype=np.float32)
+    g = np.array([[np.nan, np.inf, -1.0, -2.0], [-np.inf, np.nan, -3.0, 5.0]], dtype=np.float32)
+    (rx, tx) = _pair(x)
+    RF.relu(rx).backward(retrograd.tensor(g))
+    TF.relu(tx).backward(torch.tensor(g))
+    r, t = _np(rx.grad), _np(tx.grad)
+    np.testing.assert_array_equal(r, t)  # NaN where kept, 0 where masked (not NaN)
+    assert not np.signbit(r[~np.isnan(r)][r[~np.isnan(r)] == 0]).any()  # +0, not -0
+    assert type(RF.relu(rx).grad_fn).__name__ == "ReluBackward0"
+
+
+def test_relu_double_backward_matches_pytorch():
+    x = rng.standard_normal((3, 4))
+    (rx, tx) = _pair(x)
+    rg, = retrograd.autograd.grad((RF.relu(rx) ** 2).sum(), rx, create_graph=True)
+    tg, = torch.autograd.grad((TF.relu(tx) ** 2).sum(), tx, create_graph=True)
+    assert type(rg.grad_fn).__name__ == type(tg.grad_fn).__name__ == "ThresholdBackwardBackward0"
+    r2, = retrograd.autograd.grad(rg.sum(), rx)
+    t2, = torch.autograd.grad(tg.sum(), tx)
+    np.testing.assert_allclose(_np(r2), _np(t2))
+    # the path through relu's output alone gives zeros, as PyTorch's (not an unused input)
+    rg, = retrograd.autograd.grad(RF.relu(rx).sum(), rx, create_graph=True)
+    z, = retrograd.autograd.grad(rg.sum(), rx)
+    assert z is not None and not _np(z).any()
+    assert gradgradcheck(RF.relu, (retrograd.tensor(x + np.sign(x) * 0.1, requires_grad=True),))
+
+
+# ---------------------------------------------------------------------------------------------- log_softmax / CE
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_log_softmax_backward_node_and_second_derivatives(dim):
+    x = rng.standard_normal((3, 4, 2))
+    (rx, tx) = _pair(x)
+    w = rng.standard_normal((3, 4, 2))
+    rg, = retrograd.autograd.grad((RF.log_softmax(rx, dim) * retrograd.tensor(w)).sum(), rx, create_graph=True)
+    tg, = torch.autograd.grad((TF.log_softmax(tx, dim) * torch.tensor(w)).sum(), tx, create_graph=True)
+    np.testing.assert_allclose(_np(rg), _np(tg), rtol=1e-12, atol=1e-12)
+    assert type(rg.grad_fn).__name__ == type(tg.grad_fn).__name__ == "LogSoftmaxBackwardDataBackward0"
+    r2, = retrograd.autograd.grad((rg * rg).sum(), rx)
+    t2, = torch.autograd.grad((tg * tg).sum(), tx)
+    np.testing.assert_allclose(_np(r2), _np(t2), rtol=1e-10, atol=1e-12)
+    assert gradgradcheck(lambda a: RF.log_softmax(a, dim), (rx,))
+
+
+def test_log_softmax_rows_of_minus_inf_like_pytorch():
+    x = np.array([[-np.inf, -np.inf], [0.0, 1.0]])
+    np.testing.assert_array_equal(_np(RF.log_softmax(retrograd.tensor(x), 1)), _np(TF.log_softmax(torch.tensor(x), 1)))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("ignore_index", [-100, 2])
+def test_cross_entropy_gather_path_and_fallback(reduction, ignore_index):
+    x = rng.standard_normal((6, 5))
+    for t in (np.array([0, 1, 4, 3, 1, 0]), np.array([0, 2, 4, 2, 1, 0])):  # without / with the ignored class
+        (rx, tx) = _pair(x)
+        ro = RF.cross_entropy(rx, retrograd.tensor(t), ignore_index=ignore_index, reduction=reduction)
+        to = TF.cross_entropy(tx, torch.tensor(t), ignore_index=ignore_index, reduction=reduction)
+        assert type(ro.grad_fn).__name__ == type(to.grad_fn).__name__
+        np.testing.assert_allclose(_np(ro), _np(to), rtol=1e-12, atol=1e-12)
+        w = rng.standard_normal(tuple(to.shape))
+        (ro * retrograd.tensor(w)).sum().backward()
+        (to * torch.tensor(w)).sum().backward()
+        np.testing.assert_allclose(_np(rx.grad), _np(tx.grad), rtol=1e-12, atol=1e-12)
+        assert gradgradcheck(lambda a: RF.cross_entropy(a, retrograd.tensor(t), ignore_index=ignore_index,
+                                                        reduction=reduction), (rx,))
+
+
+def test_cross_entropy_float32_matches_pytorch():
+    x, t = rng.standard_normal((16, 10)).astype(np.float32), rng.integers(0, 10, 16)
+    (rx, tx) = _pair(x)
+    ro, to = RF.cross_entropy(rx, retrograd.tensor(t)), TF.cross_entropy(tx, torch.tensor(t))
+    assert ro.dtype is retrograd.float32
+    np.testing.assert_allclose(_np(ro), _np(to), rtol=1e-6)
+    ro.backward()
+    to.backward()
+    np.testing.assert_allclose(_np(rx.grad), _np(tx.grad), rtol=1e-5, atol=1e-7)
+
+
+# ---------------------------------------------------------------------------------------------- convolution
+CONV_CASES = [
+    dict(shape=(3, 4, 7, 6), w=(6, 4, 3, 3)),
+    dict(shape=(2, 4, 7, 6), w=(4, 2, 3, 2), stride=(2, 1), padding=1, groups=2),
+    dict(shape=(2, 3, 9, 8), w=(2, 3, 2, 3), dilation=2, padding=(2, 1)),
+    dict(shape=(2, 2, 5, 5), w=(3, 2, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("case", CONV_CASES)
+def test_conv2d_values_and_grads_match_pytorch(case):
+    case = dict(case)
+    x, w, b = rng.standard_normal(case.pop("shape")), rng.standard_normal(case.pop("w")), None
+    b = rng.standard_normal(w.shape[0])
+    (rx, tx), (rw, tw), (rb, tb) = _pair(x), _pair(w), _pair(b)
+    ro, to = RF.conv2d(rx, rw, rb, **case), TF.conv2d(tx, tw, tb, **case)
+    np.testing.assert_allclose(_np(ro), _np(to), rtol=1e-10, atol=1e-12)
+    assert ro._data.flags.c_contiguous
+    g = rng.standard_normal(tuple(to.shape))
+    ro.backward(retrograd.tensor(g), retain_graph=True)
+    to.backward(torch.tensor(g))
+    for r, t in ((rx, tx), (rw, tw), (rb, tb)):
+        np.testing.assert_allclose(_np(r.grad), _np(t.grad), rtol=1e-10, atol=1e-11)
+    assert rw.grad._data.base is None  # stored without a copy
+    # a second backward (columns from the forward already used) recomputes them: same result
+    first = _np(rw.grad).copy()
+    rw.grad = None
+    ro.backward(retrograd.tensor(g))
+    np.testing.assert_array_equal(_np(rw.grad), first)
+
+
+@pytest.mark.parametrize("case", CONV_CASES[:2])
+def test_conv2d_second_derivatives(case):
+    case = dict(case)
+    x = retrograd.tensor(rng.standard_normal(case.pop("shape")), requires_grad=True)
+    w = retrograd.tensor(rng.standard_normal(case.pop("w")), requires_grad=True)
+    b = retrograd.tensor(rng.standard_normal(w.shape[0]), requires_grad=True)
+    assert gradgradcheck(lambda x, w, b: RF.conv2d(x, w, b, **case), (x, w, b))
+
+
+def test_conv2d_input_changed_in_place_after_forward_raises_like_pytorch():
+    x = rng.standard_normal((1, 2, 5, 5))
+    errors = []
+    for lib in (retrograd, torch):
+        xi = lib.tensor(x)
+        w = lib.tensor(rng.standard_normal((3, 2, 3, 3)), requires_grad=True)
+        y = lib.nn.functional.conv2d(xi, w)
+        xi.add_(1)
+        with pytest.raises(RuntimeError) as e:
+            y.sum().backward()
+        errors.append(str(e.value).split("\n")[0])
+    assert errors[0] == errors[1]
+
+
+def test_unfold_fold_match_pytorch():
+    x = rng.standard_normal((2, 3, 6, 5))
+    (rx, tx) = _pair(x)
+    ru = RF.unfold(rx, (2, 3), dilation=1, padding=1, stride=(2, 1))
+    tu = TF.unfold(tx, (2, 3), dilation=1, padding=1, stride=(2, 1))
+    np.testing.assert_allclose(_np(ru), _np(tu))
+    rf = RF.fold(ru * 2, (6, 5), (2, 3), padding=1, stride=(2, 1))
+    tf = TF.fold(tu * 2, (6, 5), (2, 3), padding=1, stride=(2, 1))
+    np.testing.assert_allclose(_np(rf), _np(tf))
+    # a 1x1 unfold must not alias its input
+    x1 = retrograd.tensor(rng.standard_normal((1, 2, 3, 3)))
+    u = RF.unfold(x1, 1)
+    assert not np.may_share_memory(u._data, x1._data)
+
+
+# ---------------------------------------------------------------------------------------------- SGD
+def test_sgd_update_is_bit_exact_with_pytorch_on_large_tensors():
+    """Chunked float64 emulation of PyTorch's fused multiply-add: identical float32 bits."""
+    shapes = [(512, 300), (70001,), (3,)]  # crosses chunk boundaries, and a tiny one
+    p0 = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    rp = [retrograd.tensor(a.copy(), requires_grad=True) for a in p0]
+    tp = [torch.tensor(a.copy(), requires_grad=True) for a in p0]
+    ro, to = retrograd.optim.SGD(rp, lr=0.013), torch.optim.SGD(tp, lr=0.013)
+    for _ in range(5):
+        for r, t, a in zip(rp, tp, p0):
+            g = (rng.standard_normal(a.shape) * 3).astype(np.float32)
+            r.grad, t.grad = retrograd.tensor(g), torch.tensor(g)
+        ro.step()
+        to.step()
+    for r, t in zip(rp, tp):
+        np.testing.assert_array_equal(_np(r), _np(t))
