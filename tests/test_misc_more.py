@@ -262,3 +262,9 @@ def test_out_arguments():
     res = retrograd.frexp(x[0], out=(m, e))
     assert res.mantissa is m and res.exponent is e
     _same(e, torch.frexp(x[1]).exponent)
+
+
+def test_renorm_errors():
+    _raises_like(lambda L: L.renorm(L.ones(2, 2, dtype=L.long), 2, 0, 1))
+    _raises_like(lambda L: L.renorm(L.ones(3), 2, 0, 1))
+    _raises_like(lambda L: L.renorm(L.ones(2, 2), -1, 0, 1))

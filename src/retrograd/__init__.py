@@ -8,7 +8,7 @@ tensor(7.)
 """
 from __future__ import annotations
 
-from . import _dtype
+from . import _dtype  # noqa: F401
 from ._dtype import (bfloat16, bool, can_cast, double, dtype, float, float16, float32,  # noqa: F401,A004
                      float64, get_default_dtype, half, int, int8, int16, int32, int64, long,
                      promote_types, set_default_dtype, short, uint8)
@@ -24,7 +24,7 @@ from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inferenc
                        no_grad, set_grad_enabled)
 from . import optim  # noqa: F401
 from . import testing  # noqa: F401
-import retrograd.linalg as linalg  # noqa: E402  ('from . import linalg' would keep the leaked _ops.linalg)
+import retrograd.linalg as linalg  # noqa: E402,F401  ('from . import linalg' would keep the leaked _ops.linalg)
 from ._typeinfo import finfo, iinfo  # noqa: F401
 from . import nn  # noqa: F401
 from .serialization import save, load  # noqa: F401

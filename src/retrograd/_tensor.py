@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 

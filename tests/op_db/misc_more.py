@@ -38,7 +38,9 @@ SPECS = [
     OpSpec("dist", [S(T((2, 3)), T((2, 3))), S(T((3,)), T((3,)), 1), S(T((3,)), T((2, 3)), 3),
                     S(T((2, 3)), T((2, 3)), float("inf")), S(T((3,)), T((3,)), 1.5)],
            method=True),
-    OpSpec("renorm", [S(T((3, 4)), 2, 0, 1.0), S(T((2, 3, 2)), 1, 1, 1.5)], method=True, inplace="renorm_", **NG),
+    OpSpec("renorm", [S(T((3, 4)), 2, 0, 1.0), S(T((2, 3, 2)), 1, 1, 1.5), S(T((3, 2)), 3, 1, 1.2),
+                      S(T((4, 3), low=-0.6, high=0.6), 2, 0, 0.6)], method=True,
+           inplace="renorm_"),
     # torch's own vander backward fails (its cumprod is modified in place); test_misc_more gradchecks ours
     OpSpec("vander", [S(T((3,))), S(T((3,)), 4, True), S(T((3,), kind="int", low=-3, high=3))], grad=False),
     OpSpec("trapezoid", [S(T((3, 4))), S(T((3, 4)), T((4,), kind="fixed", value=[0.0, 0.5, 1.5, 2.0])),

@@ -26,7 +26,6 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
-from ..autograd import graph as _graph
 from ..autograd.graph import OpNode, SavedTensor
 
 __all__ = ["OpDef", "primitive", "apply", "apply_inplace", "OPS"]

@@ -651,6 +651,27 @@ def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
     return apply(_dist, (input, other), {"p": float(p)}, dt)
 
 
+def _renorm_fw(a, *, p, dims, maxnorm):
+    with np.errstate(over="ignore", divide="ignore"):
+        norm = np.sum(np.abs(a) ** p, axis=dims, keepdims=True) ** (1.0 / p)
+        factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+    return (a * factor).astype(a.dtype)
+
+
+def _renorm_rule(g, a, p, dims, maxnorm):
+    # out = a * f(n), f = maxnorm / (n + 1e-7) where n > maxnorm: d out = f g + a . f'(n) dn
+    R = _R()
+    norm = R.linalg.vector_norm(a, p, dim=list(dims), keepdim=True)
+    big = norm > maxnorm
+    f = R.where(big, maxnorm / (norm + 1e-7), R.ones_like(norm))
+    dn = R.sign(a) * R.abs(a) ** (p - 1) / norm ** (p - 1) if p != 1 else R.sign(a)
+    coef = R.where(big, -maxnorm / (norm + 1e-7) ** 2, R.zeros_like(norm))
+    return g * f + dn * coef * (g * a).sum(list(dims), keepdim=True)
+
+
+_renorm = primitive("renorm", _renorm_fw, node="RenormBackward0", a=_renorm_rule)
+
+
 def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     """Rescale each slice along ``dim`` whose p-norm exceeds ``maxnorm`` to norm ``maxnorm``.
 
@@ -659,16 +680,16 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     tensor([[0.6000, 0.8000],
             [0.3000, 0.4000]])
     """
-    R = _R()
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if input.dim() <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.dim()} dimensions")
+    if not (input.is_floating_point() or input.is_complex()):
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {_tname(input)}")
     d = wrap_dim(dim, input.dim())
-    others = [k for k in range(input.dim()) if k != d]
-    norm = R.linalg.vector_norm(input, float(p), dim=others, keepdim=True)
-    factor = R.where(norm > maxnorm, maxnorm / (norm + 1e-7), R.ones_like(norm))
-    return input * factor
+    others = tuple(k for k in range(input.dim()) if k != d)
+    return apply(_renorm, (input,), {"p": float(p), "dims": others, "maxnorm": float(maxnorm)})
 
 
 def renorm_(self: Tensor, p, dim: int, maxnorm) -> Tensor:

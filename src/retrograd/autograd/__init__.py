@@ -8,7 +8,8 @@
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+
+import numpy as np
 
 from . import graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
@@ -25,9 +26,30 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is
            "is_anomaly_check_nan_enabled"]
 
 
-def _as_tuple(x) -> tuple:
-    from .._tensor import Tensor
+_lazy: dict = {}
 
+
+def _tensor_cls():
+    """Tensor, imported on first use (this package is imported while _tensor is loading)."""
+    t = _lazy.get("Tensor")
+    if t is None:
+        from .._tensor import Tensor as t
+
+        _lazy["Tensor"] = t
+    return t
+
+
+def _engine():
+    e = _lazy.get("engine")
+    if e is None:
+        from . import engine as e
+
+        _lazy["engine"] = e
+    return e
+
+
+def _as_tuple(x) -> tuple:
+    Tensor = _tensor_cls()
     if x is None:
         return ()
     if isinstance(x, Tensor):
@@ -37,9 +59,7 @@ def _as_tuple(x) -> tuple:
 
 def _make_grads(outputs: tuple, grads: tuple, is_grads_batched: bool = False) -> list:
     """Default ones for scalar outputs; check provided grads' shapes (PyTorch's messages)."""
-    from .. import _creation
-    from .._tensor import Tensor
-
+    Tensor = _tensor_cls()
     out = []
     for i, (o, g) in enumerate(zip(outputs, grads)):
         if g is None:
@@ -47,7 +67,7 @@ def _make_grads(outputs: tuple, grads: tuple, is_grads_batched: bool = False) ->
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             if o._data.dtype.kind != "f" and o.requires_grad:
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {o.dtype}")
-            out.append(_creation.ones_like(o))
+            out.append(Tensor._wrap(np.ones(o._data.shape, dtype=o._data.dtype), False, None, 0))
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
@@ -73,7 +93,7 @@ def _make_grads(outputs: tuple, grads: tuple, is_grads_batched: bool = False) ->
 def backward(tensors, grad_tensors=None, retain_graph: bool | None = None, create_graph: bool = False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate the gradients of ``tensors`` into the ``.grad`` of graph leaves (or of ``inputs``)."""
-    from .engine import run_backward
+    run_backward = _engine().run_backward
 
     if grad_variables is not None:
         grad_tensors = grad_variables

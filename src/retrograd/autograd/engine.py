@@ -360,11 +360,11 @@ def _accumulate_leaf(node: AccumulateGrad, g, run: _Run) -> None:
 
 def accumulate_into_leaf(var, g, run: _Run | None = None) -> None:
     """PyTorch's AccumulateGrad: first grad is stored (copied if shared), later ones added."""
-    from .. import _creation
-
     cur = var._grad
     if cur is None:
         if grad_mode.state.enabled and g._requires_grad:
+            from .. import _creation
+
             # Building a graph: the stored grad is a differentiable copy (CopyBackwards).
             var._grad = _creation.empty(g.shape, dtype=var.dtype).copy_(g)
             return
