@@ -1101,7 +1101,6 @@ _diagonal_scatter = _scatter_op("diagonal_scatter", "DiagonalScatterBackward0")
 
 
 def _scatter_into(op, input: Tensor, src: Tensor, region: tuple) -> Tensor:
-    R = _R()
     if not isinstance(src, Tensor):
         raise TypeError(f"{op.name}(): argument 'src' (position 2) must be Tensor, not {type(src).__name__}")
     target = _region(input.detach(), region)
