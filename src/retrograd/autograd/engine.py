@@ -203,7 +203,13 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 if g is not None:
                     if meta:
                         g = _validate(node, i, g, meta[i])
-                    _add_to_buffer(buffers, child, nr, g)
+                    buf = buffers.get(child)  # (inlined _add_to_buffer: the hot loop)
+                    if buf is None:
+                        buf = buffers[child] = [None] * child._num_outputs()
+                        buf[nr] = g
+                    else:
+                        cur = buf[nr]
+                        buf[nr] = g if cur is None else cur + g
                 d = deps[child] - 1
                 deps[child] = d
                 if d == 0:
