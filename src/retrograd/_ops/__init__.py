@@ -20,3 +20,4 @@ from .pointwise_more import *  # noqa: F401,F403
 from .logical import *  # noqa: F401,F403
 from .misc_more import *  # noqa: F401,F403
 from .tensor_extras import *  # noqa: F401,F403
+from .nn_ops_more import *  # noqa: F401,F403

@@ -717,3 +717,5 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     if not batched:
         out = out.squeeze(1)
     return out, weights
+from ._functional_more import *  # noqa
+from ._losses_more import *  # noqa

@@ -11,7 +11,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
 class _ConvNd(Module):
@@ -188,7 +188,7 @@ class _ConvTransposeNd(_ConvNd):
         nd = self._nd
         op = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, nd,
                                   self.dilation)
-        fn = F.conv_transpose1d if nd == 1 else F.conv_transpose2d
+        fn = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[nd]
         return fn(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
 
 
@@ -227,4 +227,16 @@ class ConvTranspose2d(_ConvTransposeNd):
                  groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
                  dtype=None) -> None:
         _convT_init(self, 2, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
+                    dilation, padding_mode, device, dtype)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """Transposed 3-D convolution; weight is (C_in, C_out / groups, kD, kH, kW)."""
+
+    _nd = 3
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
+        _convT_init(self, 3, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
                     dilation, padding_mode, device, dtype)

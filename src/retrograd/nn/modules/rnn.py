@@ -16,6 +16,7 @@ from .. import functional as F
 from .. import init
 from .._util import cat, chunk, stack
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence, _forward_packed
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU"]
@@ -213,6 +214,7 @@ class RNN(RNNBase):
         return O.tanh(pre) if self.mode == "RNN_TANH" else O.relu(pre)
 
     def forward(self, input: Tensor, hx: Tensor | None = None):
+        if isinstance(input, PackedSequence): return _forward_packed(self, input, hx)  # noqa: E701
         x, batched = self._prep(input, hx)
         num_dirs = 2 if self.bidirectional else 1
         n = x.shape[1]
@@ -261,6 +263,7 @@ class LSTM(RNNBase):
         return (h, c)
 
     def forward(self, input: Tensor, hx=None):
+        if isinstance(input, PackedSequence): return _forward_packed(self, input, hx)  # noqa: E701
         x, batched = self._prep(input, hx)
         num_dirs = 2 if self.bidirectional else 1
         n = x.shape[1]

@@ -1,6 +1,29 @@
-"""``nn.utils``: gradient clipping and parameter <-> vector conversion."""
-from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_  # noqa: F401
-from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+"""``nn.utils``: gradient clipping, parameter <-> vector conversion, packed sequences, weight/spectral norm,
+parametrizations, stateless calls and conv/linear + batch-norm fusion."""
+from . import parametrizations, parametrize, rnn, stateless  # noqa: F401
+from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
+from .clip_grad_more import clip_grads_with_norm_, get_total_norm
+from .convert_parameters import parameters_to_vector, vector_to_parameters
+from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights
+from .init import skip_init
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "parameters_to_vector",
-           "vector_to_parameters"]
+__all__ = [
+           "clip_grad_norm",
+           "clip_grad_norm_",
+           "clip_grad_value_",
+           "clip_grads_with_norm_",
+           "fuse_conv_bn_eval",
+           "fuse_conv_bn_weights",
+           "fuse_linear_bn_eval",
+           "fuse_linear_bn_weights",
+           "get_total_norm",
+           "parameters_to_vector",
+           "remove_spectral_norm",
+           "remove_weight_norm",
+           "skip_init",
+           "spectral_norm",
+           "vector_to_parameters",
+           "weight_norm",
+]

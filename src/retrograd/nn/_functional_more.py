@@ -1,0 +1,617 @@
+"""More of ``nn.functional``: shrinkage, rrelu/prelu, in-place forms, pixel_unshuffle, instance and
+local-response norm, alpha dropout, upsample aliases, LP / 3-D pooling, *_with_indices, max_unpool, embedding_bag,
+gumbel_softmax, affine_grid and grid_sample.
+
+All composed from public retrograd ops (no gradients defined here).
+
+>>> import retrograd as torch
+>>> torch.nn.functional.softshrink(torch.tensor([-1., 0.2, 2.]), 0.5)
+tensor([-0.5000,  0.0000,  1.5000])
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import _ops as O
+from .._creation import _gen
+from .._ops import nn_ops as _nn
+from .._ops.nn_ops_more import (
+    adaptive_avg_pool3d,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool3d,
+    conv_transpose3d,
+)
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ._util import const
+
+__all__ = ["softshrink", "hardshrink", "rrelu", "rrelu_", "prelu", "selu_", "celu_", "threshold_",
+           "pixel_unshuffle", "instance_norm", "local_response_norm", "alpha_dropout", "feature_alpha_dropout",
+           "dropout3d", "upsample", "upsample_nearest", "upsample_bilinear", "lp_pool1d", "lp_pool2d",
+           "gumbel_softmax", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "conv_transpose3d",
+           "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices",
+           "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+           "adaptive_max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d", "embedding_bag",
+           "affine_grid", "grid_sample", "lp_pool3d", "channel_shuffle", "native_channel_shuffle", "pdist"]
+
+
+def _F():
+    # functional.py imports this module at its end, so reach back lazily
+    from . import functional
+    return functional
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x - lambd if x > lambd, x + lambd if x < -lambd, else 0.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.softshrink(torch.tensor([1.]), 0.25)
+    tensor([0.7500])
+    """
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return O.where(input > lambd, input - lambd, O.where(input < -lambd, input + lambd, input * 0))
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x if |x| > lambd else 0.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.hardshrink(torch.tensor([0.2, 1.]))
+    tensor([0., 1.])
+    """
+    return O.where((input > lambd) | (input < -lambd), input, input * 0)
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Leaky ReLU with a random slope in [lower, upper] per element (training), else their mean.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.rrelu(torch.tensor([-3.]), 0.1, 0.3)
+    tensor([-0.6000])
+    """
+    if training:
+        a = _gen(None).uniform(lower, upper, tuple(input.shape)).astype(input._data.dtype)
+        slope = const(a)
+    else:
+        slope = (lower + upper) / 2
+    out = O.where(input >= 0, input, input * slope)
+    return input.copy_(out) if inplace else out
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    return rrelu(input, lower, upper, training, True)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """x if x > 0 else weight * x, weight broadcast along the channel dim (dim 1).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.prelu(torch.tensor([-2., 2.]), torch.tensor([0.5]))
+    tensor([-1.,  2.])
+    """
+    w = weight
+    if input.ndim >= 2 and weight.numel() > 1:
+        w = w.reshape((-1,) + (1,) * (input.ndim - 2))
+    return O.where(input > 0, input, input * w)
+
+
+def selu_(input: Tensor) -> Tensor:
+    return _F().selu(input, inplace=True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return _F().celu(input, alpha, inplace=True)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    return _F().threshold(input, threshold, value, inplace=True)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W), the inverse of pixel_shuffle.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.pixel_unshuffle(torch.ones(1, 1, 4, 4), 2).shape
+    retrograd.Size([1, 4, 2, 2])
+    """
+    r = downscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    c, h, w = input.shape[-3:]
+    if h % r or w % r:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)"
+                           f"={h} is not divisible by {r}" if h % r else
+                           f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)"
+                           f"={w} is not divisible by {r}")
+    lead = tuple(input.shape[:-3])
+    k = len(lead)
+    x = input.reshape(*lead, c, h // r, r, w // r, r)
+    x = x.permute(*range(k), k, k + 2, k + 4, k + 1, k + 3)
+    return x.reshape(*lead, c * r * r, h // r, w // r)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None,
+                  weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each (sample, channel) over its spatial dims; optionally track running stats.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.instance_norm(torch.tensor([[[1., 3.]]]))
+    tensor([[[-1.0000,  1.0000]]])
+    """
+    c = input.shape[1]
+    shape = (1, c) + (1,) * (input.ndim - 2)
+    if use_input_stats:
+        dims = tuple(range(2, input.ndim))
+        n_sp = int(np.prod(input.shape[2:]))
+        if n_sp <= 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size "
+                             f"{list(input.shape)}")
+        mean = input.mean(dims, keepdim=True)
+        d = input - mean
+        var = (d * d).mean(dims, keepdim=True)
+        if running_mean is not None and running_var is not None:
+            with grad_mode.no_grad():
+                bm = mean.detach().reshape(input.shape[0], c).mean(0)
+                bv = var.detach().reshape(input.shape[0], c).mean(0) * (n_sp / (n_sp - 1))
+                running_mean.mul_(1 - momentum).add_(bm * momentum)
+                running_var.mul_(1 - momentum).add_(bv * momentum)
+        out = d / O.sqrt(var + eps)
+    else:
+        out = (input - running_mean.reshape(shape)) / O.sqrt(running_var.reshape(shape) + eps)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
+    """x / (k + alpha * mean of x^2 over ``size`` neighbouring channels) ** beta.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.local_response_norm(torch.ones(1, 2, 1), 2).shape
+    retrograd.Size([1, 2, 1])
+    """
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
+    if input.numel() == 0:
+        return input
+    c = input.shape[1]
+    sq = input * input
+    pad = [0, 0] * (input.ndim - 2) + [size // 2, (size - 1) // 2]
+    sq = _F().pad(sq, pad)
+    acc = sq.narrow(1, 0, c)
+    for j in range(1, size):
+        acc = acc + sq.narrow(1, j, c)
+    div = O.pow(acc * (alpha / size) + k, beta)
+    return input / div
+
+
+def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        out = input * 0
+        return input.copy_(out) if inplace else out
+    shape = tuple(input.shape)
+    if feature:
+        shape = shape[:2] + (1,) * (input.ndim - 2)
+    keep = (_gen(None).random(shape) >= p).astype(input._data.dtype)
+    alpha = 1.7580993408473766
+    a = 1.0 / math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    b = (keep - 1) * (alpha * a) + alpha * a * p
+    out = input * const(keep * a) + const(b)
+    return input.copy_(out) if inplace else out
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout that keeps SELU's zero mean and unit variance (dropped values go to -alpha' then rescale).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.alpha_dropout(torch.ones(2), 0.5)
+    tensor([1., 1.])
+    """
+    return _alpha_dropout(input, p, training, inplace, False)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout of whole channels."""
+    return _alpha_dropout(input, p, training, inplace, True)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, D, H, W) input.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.dropout3d(torch.ones(1, 1, 1, 1, 1), training=False).shape
+    retrograd.Size([1, 1, 1, 1, 1])
+    """
+    return _F()._feature_dropout(input, p, training, inplace, 5)
+
+
+def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None) -> Tensor:
+    """Deprecated alias of interpolate."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return _F().interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Deprecated: interpolate(mode='nearest')."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return _F().interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Deprecated: interpolate(mode='bilinear', align_corners=True)."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return _F().interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _lp_pool(nd: int, input: Tensor, norm_type: float, kernel_size, stride, ceil_mode: bool) -> Tensor:
+    ks = _nn._tuple(kernel_size, nd)
+    st = stride if stride is not None else ks
+    if norm_type == math.inf:
+        return getattr(_F(), f"max_pool{nd}d")(O.abs(input), ks, st, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -getattr(_F(), f"max_pool{nd}d")(-O.abs(input), ks, st, 0, 1, ceil_mode)
+    avg = {1: _F().avg_pool1d, 2: _F().avg_pool2d, 3: avg_pool3d}[nd]
+    out = avg(O.pow(input, norm_type), ks if nd > 1 else ks[0], st, 0, ceil_mode)
+    return O.pow(O.sign(out) * _F().relu(O.abs(out)) * int(np.prod(ks)), 1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride=None, ceil_mode: bool = False) -> Tensor:
+    """(sum over each window of x^p) ^ (1/p).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.lp_pool1d(torch.tensor([[[3., 4.]]]), 2, 2)
+    tensor([[[5.]]])
+    """
+    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """2-D power-average pooling."""
+    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool3d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """3-D power-average pooling."""
+    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Interleave the channels of (N, C, *) from ``groups`` groups: (N, g, C/g, *) -> (N, C/g, g, *).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.channel_shuffle(torch.arange(4.).reshape(1, 4, 1), 2).flatten()
+    tensor([0., 2., 1., 3.])
+    """
+    if input.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    c = input.shape[1]
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    n, rest = input.shape[0], tuple(input.shape[2:])
+    return input.reshape(n, groups, c // groups, *rest).transpose(1, 2).reshape(n, c, *rest)
+
+
+native_channel_shuffle = channel_shuffle
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """p-norm distances between all pairs of rows of (N, M) input, upper triangle in row order.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.pdist(torch.tensor([[0., 0.], [3., 4.], [0., 4.]]))
+    tensor([5., 4., 3.])
+    """
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    i, j = np.triu_indices(input.shape[0], 1)
+    d = input[const(i.astype(np.int64))] - input[const(j.astype(np.int64))]
+    return O.norm(d, p, -1)
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """Sample from the Gumbel-softmax distribution; ``hard`` gives one-hot values with soft gradients.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.gumbel_softmax(torch.zeros(3), hard=True).sum()
+    tensor(1.)
+    """
+    g = -np.log(_gen(None).exponential(1.0, tuple(logits.shape)))
+    gumbels = (logits + const(g.astype(logits._data.dtype))) / tau
+    y_soft = _F().softmax(gumbels, dim)
+    if not hard:
+        return y_soft
+    idx = np.argmax(y_soft._data, axis=dim)
+    hard_np = np.zeros_like(y_soft._data)
+    np.put_along_axis(hard_np, np.expand_dims(idx, dim), 1.0, axis=dim)
+    return const(hard_np) - y_soft.detach() + y_soft
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """(values, indices) of 1-D max pooling."""
+    return _nn.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """(values, flat H*W indices) of 2-D max pooling."""
+    return _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """(values, flat D*H*W indices) of 3-D max pooling."""
+    return _nn.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
+    return _nn.adaptive_max_pool1d(input, output_size)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
+    return _nn.adaptive_max_pool2d_with_indices(input, output_size)
+
+
+def _max_unpool(nd: int, input: Tensor, indices: Tensor, kernel_size, stride, padding, output_size) -> Tensor:
+    ks = _nn._tuple(kernel_size, nd)
+    st = ks if stride is None else _nn._tuple(stride, nd)
+    pd = _nn._tuple(padding, nd)
+    batched = input.ndim == nd + 2
+    x, idx = (input, indices) if batched else (input.unsqueeze(0), indices.unsqueeze(0))
+    spatial = tuple(x.shape[2:])
+    default = tuple((i - 1) * s - 2 * p + k for i, s, p, k in zip(spatial, st, pd, ks))
+    if output_size is None:
+        out_sp = default
+    else:
+        out_sp = tuple(int(v) for v in output_size)
+        if len(out_sp) == nd + 2 or len(out_sp) == nd + 1:
+            out_sp = out_sp[-nd:]
+        if len(out_sp) != nd:
+            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
+                             f"length of '{len(output_size)}'")
+    n, c = x.shape[0], x.shape[1]
+    total = int(np.prod(out_sp))
+    ii = idx._data.reshape(n, c, -1)
+    if ii.size and (ii.min() < 0 or ii.max() >= total):
+        raise RuntimeError(f"Found an invalid max index: {int(ii.max() if ii.max() >= total else ii.min())} "
+                           f"(output volumes are of size {'x'.join(str(o) for o in out_sp)}")
+    zeros = const(np.zeros((n, c, total), dtype=x._data.dtype))
+    out = O.scatter(zeros, 2, const(ii.astype(np.int64)), x.reshape(n, c, -1)).reshape(n, c, *out_sp)
+    return out if batched else out.squeeze(0)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """Place each value at its max-pool index in a zero (N, C, L_out) tensor (partial inverse of max_pool1d)."""
+    return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """Partial inverse of max_pool2d: values scattered to their indices, zeros elsewhere.
+
+    >>> import retrograd as torch
+    >>> F = torch.nn.functional
+    >>> y, i = F.max_pool2d(torch.arange(16.).reshape(1, 1, 4, 4), 2, return_indices=True)
+    >>> F.max_unpool2d(y, i, 2).sum()
+    tensor(40.)
+    """
+    return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """Partial inverse of max_pool3d."""
+    return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
+                  norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """Sum, mean or max of the embeddings of each bag (rows of a 2-D input, or 1-D input cut at ``offsets``).
+
+    >>> import retrograd as torch
+    >>> w = torch.arange(6.).reshape(3, 2)
+    >>> torch.nn.functional.embedding_bag(torch.tensor([0, 2, 1]), w, torch.tensor([0, 2]), mode="sum")
+    tensor([[4., 6.],
+            [2., 3.]])
+    """
+    if weight.ndim != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.ndim}")
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(f"embedding_bag: If per_sample_weights ({tuple(per_sample_weights.shape)}) is not None, "
+                         f"then it must have the same shape as the input ({tuple(input.shape)})")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request "
+                                  "on the Pytorch GitHub.")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx = weight.shape[0] + padding_idx
+    idx = input._data
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences. However, found offsets of type Tensor")
+        b, length = idx.shape
+        starts = np.arange(b) * length
+        flat = idx.reshape(-1)
+        psw = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
+        ends = starts + length
+    elif input.ndim == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.ndim != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        off = offsets._data.astype(np.int64)
+        flat = idx
+        psw = per_sample_weights
+        if include_last_offset:
+            starts, ends = off[:-1], off[1:]
+        else:
+            starts, ends = off, np.append(off[1:], len(idx))
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    if max_norm is not None:
+        _F()._embedding_renorm_(weight, input, max_norm, norm_type)
+    emb = _F().embedding(const(flat.astype(np.int64)), weight, padding_idx, None, 2.0, scale_grad_by_freq)
+    keep = np.ones(len(flat), dtype=bool) if padding_idx is None else flat != padding_idx
+    nb = len(starts)
+    if mode == "max":
+        rows = []
+        for s, e in zip(starts, ends):
+            sel = np.nonzero(keep[s:e])[0] + s
+            empty = const(np.zeros(weight.shape[1], dtype=weight._data.dtype))
+            rows.append(emb[const(sel)].amax(0) if len(sel) else empty)
+        return O.stack(rows) if rows else const(np.zeros((0, weight.shape[1]), dtype=weight._data.dtype))
+    m = np.zeros((nb, len(flat)), dtype=weight._data.dtype)
+    for b_, (s, e) in enumerate(zip(starts, ends)):
+        m[b_, s:e] = keep[s:e]
+        if mode == "mean":
+            cnt = keep[s:e].sum()
+            if cnt:
+                m[b_, s:e] /= cnt
+    mat = const(m)
+    if psw is not None:
+        mat = mat * psw.reshape(1, -1)
+    return O.matmul(mat, emb)
+
+
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                  "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                  "grid_sample for details.")
+
+
+def _base_coords(n: int, align_corners: bool) -> np.ndarray:
+    if n <= 1:
+        return np.zeros(max(n, 0))
+    v = np.linspace(-1.0, 1.0, n)
+    return v if align_corners else v * (n - 1) / n
+
+
+def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
+    """Sampling grid (N, H, W, 2) or (N, D, H, W, 3) of the affine maps ``theta`` (N, 2, 3) / (N, 3, 4).
+
+    >>> import retrograd as torch
+    >>> theta = torch.tensor([[[1., 0., 0.], [0., 1., 0.]]])
+    >>> torch.nn.functional.affine_grid(theta, (1, 1, 2, 2), align_corners=True)[0, :, :, 0]
+    tensor([[-1.,  1.],
+            [-1.,  1.]])
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.dtype.is_floating_point:
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = tuple(int(v) for v in size)
+    if len(size) == 4:
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {list(size)}. "
+                             f"Got {list(theta.shape)}.")
+        n, _, h, w = size
+        xs, ys = _base_coords(w, align_corners), _base_coords(h, align_corners)
+        base = np.stack(np.broadcast_arrays(xs[None, :], ys[:, None], np.ones((h, w))), -1)  # (H, W, 3)
+        spatial = (h, w)
+    elif len(size) == 5:
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (3, 4):
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {list(size)}. "
+                             f"Got {list(theta.shape)}.")
+        n, _, d, h, w = size
+        xs, ys, zs = (_base_coords(w, align_corners), _base_coords(h, align_corners),
+                      _base_coords(d, align_corners))
+        base = np.stack(np.broadcast_arrays(xs[None, None, :], ys[None, :, None], zs[:, None, None],
+                                            np.ones((d, h, w))), -1)
+        spatial = (d, h, w)
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {list(size)}.")
+    if min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
+    k = base.shape[-1]
+    b = const(base.reshape(1, -1, k).astype(theta._data.dtype))
+    grid = O.matmul(b, theta.transpose(1, 2))
+    return grid.reshape(n, *spatial, k - 1)
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool | None = None) -> Tensor:
+    """Sample (N, C, H, W) input at the normalised (x, y) points of grid (N, H_out, W_out, 2).
+
+    Supports 4-D input, modes 'bilinear' and 'nearest', padding modes 'zeros' and 'border'.
+
+    >>> import retrograd as torch
+    >>> img = torch.arange(4.).reshape(1, 1, 2, 2)
+    >>> torch.nn.functional.grid_sample(img, torch.zeros(1, 1, 1, 2), align_corners=True)
+    tensor([[[[1.5000]]]])
+    """
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+                         f"but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if input.ndim != 4 or mode == "bicubic" or padding_mode == "reflection":
+        raise NotImplementedError("retrograd: grid_sample supports 4-D input with mode bilinear/nearest and "
+                                  "padding_mode zeros/border only")
+    n, c, h, w = input.shape
+    _, ho, wo, _ = grid.shape
+
+    def unnormalize(coord: Tensor, size: int) -> Tensor:
+        if align_corners:
+            out = (coord + 1) * ((size - 1) / 2)
+        else:
+            out = ((coord + 1) * size - 1) / 2
+        if padding_mode == "border":
+            out = O.clamp(out, 0, size - 1)
+        return out
+
+    ix = unnormalize(grid[..., 0], w)  # (N, Ho, Wo)
+    iy = unnormalize(grid[..., 1], h)
+    flat = input.reshape(n, c, h * w)
+
+    def tap(xi: np.ndarray, yi: np.ndarray) -> tuple[Tensor, np.ndarray]:
+        valid = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        lin = (np.clip(yi, 0, h - 1) * w + np.clip(xi, 0, w - 1)).astype(np.int64).reshape(n, 1, ho * wo)
+        vals = O.gather(flat, 2, const(np.broadcast_to(lin, (n, c, ho * wo)).copy()))
+        return vals.reshape(n, c, ho, wo), valid[:, None].astype(input._data.dtype)
+
+    if mode == "nearest":
+        xi = np.rint(ix._data).astype(np.int64)
+        yi = np.rint(iy._data).astype(np.int64)
+        v, m = tap(xi, yi)
+        return v * const(m)
+    x0 = np.floor(ix._data).astype(np.int64)
+    y0 = np.floor(iy._data).astype(np.int64)
+    wx1 = (ix - const(x0.astype(ix._data.dtype))).unsqueeze(1)
+    wy1 = (iy - const(y0.astype(iy._data.dtype))).unsqueeze(1)
+    wx0, wy0 = 1 - wx1, 1 - wy1
+    out = None
+    for dx, dy, wt in ((0, 0, wx0 * wy0), (1, 0, wx1 * wy0), (0, 1, wx0 * wy1), (1, 1, wx1 * wy1)):
+        v, m = tap(x0 + dx, y0 + dy)
+        term = v * (wt * const(m))
+        out = term if out is None else out + term
+    return out

@@ -1,0 +1,61 @@
+"""The two halves of ``clip_grad_norm_``: the total norm of some tensors, and scaling grads by a given norm."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..._tensor import Tensor
+from ...autograd import grad_mode
+
+__all__ = ["clip_grads_with_norm_", "get_total_norm"]
+
+
+def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach=None) -> Tensor:
+    """The ``norm_type``-norm of the norms of ``tensors`` (as if all were concatenated into one vector).
+
+    >>> import retrograd as torch
+    >>> torch.nn.utils.get_total_norm([torch.tensor([3.]), torch.tensor([4.])])
+    tensor(5.)
+    """
+    if isinstance(tensors, Tensor):
+        tensors = [tensors]
+    tensors = [t for t in tensors if t is not None]
+    norm_type = float(norm_type)
+    if not tensors:
+        return Tensor._wrap(np.array(0.0, dtype=np.float32), False, None, 0)
+    dtype = tensors[0]._data.dtype
+    if norm_type == math.inf:
+        total = float(max(np.abs(t._data).max() if t._data.size else 0.0 for t in tensors))
+    else:
+        norms = [np.sum(np.abs(t._data.astype(np.float64)) ** norm_type) ** (1.0 / norm_type) for t in tensors]
+        total = float(np.sum(np.asarray(norms) ** norm_type) ** (1.0 / norm_type))
+    if error_if_nonfinite and not math.isfinite(total):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
+                           "it cannot be clipped. To disable this error and scale the gradients by the non-finite "
+                           "norm anyway, set `error_if_nonfinite=False`")
+    return Tensor._wrap(np.array(total, dtype=dtype), False, None, 0)
+
+
+def clip_grads_with_norm_(parameters, max_norm: float, total_norm, foreach=None) -> None:
+    """Scale the grads of ``parameters`` by min(1, max_norm / (total_norm + 1e-6)), in place.
+
+    >>> import retrograd as torch
+    >>> w = torch.nn.Parameter(torch.ones(4))
+    >>> (w * 3).sum().backward()
+    >>> torch.nn.utils.clip_grads_with_norm_([w], 1.0, torch.tensor(6.))
+    >>> round(w.grad.norm().item(), 4)
+    1.0
+    """
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    grads = [p._grad for p in parameters if p._grad is not None]
+    if not grads:
+        return
+    # the coefficient is computed in total_norm's dtype (float32 for a float32 norm), as in PyTorch
+    dtype = np.dtype(total_norm._data.dtype if isinstance(total_norm, Tensor) else np.float64)
+    total = np.asarray(total_norm._data if isinstance(total_norm, Tensor) else total_norm, dtype=dtype)
+    coef = min(float(dtype.type(max_norm) / (total + dtype.type(1e-6))), 1.0)
+    with grad_mode.no_grad():
+        for g in grads:
+            g.mul_(coef)
