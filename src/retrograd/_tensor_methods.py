@@ -237,3 +237,61 @@ Tensor.resize_as_ = lambda self, the_template, *, memory_format=None: _resize_(s
 Tensor.apply_ = _apply_
 Tensor.map_ = _map_
 Tensor.real = property(O.real)
+
+
+# ---- device/layout flags PyTorch code checks: retrograd tensors are dense, on the CPU ----
+for _flag in ("is_mps", "is_xpu", "is_ipu", "is_mkldnn", "is_vulkan", "is_xla", "is_maia", "is_mtia",
+              "is_nested", "is_sparse_csr"):
+    setattr(Tensor, _flag, property(lambda self: False))
+Tensor.is_distributed = lambda self: False
+Tensor.to_dense = lambda self, dtype=None, *, masked_grad=None: self if dtype is None else self.to(dtype)
+Tensor.const_data_ptr = lambda self: self.data_ptr()
+Tensor.adjoint = lambda self: O.transpose(self, -2, -1)
+
+
+def _fill_diagonal_(self, fill_value, wrap: bool = False):
+    """Fill the main diagonal in place (all dims equal for ndim > 2), as torch.Tensor.fill_diagonal_."""
+    shape = self._data.shape
+    if self._data.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self._data.ndim > 2 and len(set(shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    n = min(shape)
+    idx = np.arange(n)
+    if self._data.ndim == 2 and wrap and shape[0] > shape[1] + 1:
+        # torch continues the diagonal after a gap of one row
+        rows = np.arange(0, shape[0])
+        keep = (rows % (shape[1] + 1)) < shape[1]
+        rows = rows[keep]
+        cols = (np.arange(len(rows))) % shape[1]
+        key = (C.tensor(rows), C.tensor(cols))
+    else:
+        key = tuple(C.tensor(idx) for _ in shape)
+    O.index_put_(self, key, C.tensor(fill_value, dtype=self.dtype))
+    return self
+
+
+def _as_subclass(self, cls):
+    """A ``cls`` instance sharing this tensor's data and autograd history."""
+    out = object.__new__(cls)
+    for slot in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_accum", "_base",
+                 "_retains_grad", "_hooks"):
+        setattr(out, slot, getattr(self, slot))
+    return out
+
+
+Tensor.fill_diagonal_ = _fill_diagonal_
+Tensor.as_subclass = _as_subclass
+
+
+def _nn_method(name):
+    def method(self, *args, **kwargs):
+        from .nn import functional as F
+
+        return getattr(F, name)(self, *args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+Tensor.hardshrink = _nn_method("hardshrink")
+Tensor.prelu = _nn_method("prelu")

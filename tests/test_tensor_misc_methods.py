@@ -1,0 +1,56 @@
+"""Small Tensor methods and flags that PyTorch code touches, compared with torch."""
+import pytest
+
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+
+def _both(fn):
+    return fn(rg), fn(torch)
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.zeros(3, 3).fill_diagonal_(5).tolist(),
+    lambda L: L.zeros(7, 3).fill_diagonal_(1, wrap=True).tolist(),
+    lambda L: L.zeros(7, 3).fill_diagonal_(1).tolist(),
+    lambda L: L.zeros(2, 2, 2).fill_diagonal_(2).tolist(),
+    lambda L: L.tensor([0.2, -1.0, 3.0]).hardshrink(0.5).tolist(),
+    lambda L: L.tensor([0.2, -1.0, 3.0]).prelu(L.tensor([0.25])).tolist(),
+    lambda L: [L.ones(2).is_mps, L.ones(2).is_xpu, L.ones(2).is_nested, L.ones(2).is_sparse_csr,
+               L.ones(2).is_distributed()],
+    lambda L: tuple(L.ones(2, 3).adjoint().shape),
+    lambda L: L.ones(2).to_dense().tolist(),
+])
+def test_matches_torch(case):
+    ours, theirs = _both(case)
+    assert ours == pytest.approx(theirs) if isinstance(theirs, list) and theirs and isinstance(theirs[0], float) \
+        else ours == theirs
+
+
+def test_fill_diagonal_errors_match_torch():
+    for L in (rg, torch):
+        with pytest.raises(RuntimeError, match="dimensions must larger than 1"):
+            L.zeros(3).fill_diagonal_(1)
+        with pytest.raises(RuntimeError, match="all dimensions of input must be of equal length"):
+            L.zeros(2, 3, 2).fill_diagonal_(1)
+
+
+def test_fill_diagonal_is_differentiable_like_torch():
+    grads = []
+    for L in (rg, torch):
+        x = L.ones(3, 3, requires_grad=True)
+        y = (x * 2).fill_diagonal_(0.0)
+        (y * L.arange(9.).reshape(3, 3)).sum().backward()
+        grads.append(x.grad.tolist())
+    assert grads[0] == grads[1]
+
+
+def test_as_subclass_shares_data_and_history():
+    class MyTensor(rg.Tensor):
+        pass
+    x = rg.tensor([1., 2.], requires_grad=True)
+    y = (x * 2).as_subclass(MyTensor)
+    assert type(y) is MyTensor and y.grad_fn is not None
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
