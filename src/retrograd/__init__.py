@@ -24,6 +24,7 @@ from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inferenc
                        no_grad, set_grad_enabled)
 from . import optim  # noqa: F401
 from . import testing  # noqa: F401
+from ._torch_alias import register_as_torch, unregister_as_torch  # noqa: F401
 import retrograd.linalg as linalg  # noqa: E402,F401  ('from . import linalg' would keep the leaked _ops.linalg)
 from ._typeinfo import finfo, iinfo  # noqa: F401
 from . import nn  # noqa: F401

@@ -59,6 +59,15 @@ def _forward_unimplemented(self, *input: Any) -> None:
     raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
 
+def _owner_of(root: "Module", target: str) -> "tuple[Module, str]":
+    # (sub-module, attribute name) for get_parameter / get_buffer's dotted ``target``; the attribute must exist
+    module_path, _, name = target.rpartition(".")
+    mod = root.get_submodule(module_path)
+    if not hasattr(mod, name):
+        raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
+    return mod, name
+
+
 class Module:
     """Base class for all neural network modules.
 
@@ -189,20 +198,14 @@ class Module:
         return mod
 
     def get_parameter(self, target: str) -> Parameter:
-        module_path, _, param_name = target.rpartition(".")
-        mod = self.get_submodule(module_path)
-        if not hasattr(mod, param_name):
-            raise AttributeError(mod._get_name() + " has no attribute `" + param_name + "`")
+        mod, param_name = _owner_of(self, target)
         param = getattr(mod, param_name)
         if not isinstance(param, Parameter):
             raise AttributeError("`" + param_name + "` is not an nn.Parameter")
         return param
 
     def get_buffer(self, target: str) -> Tensor:
-        module_path, _, buffer_name = target.rpartition(".")
-        mod = self.get_submodule(module_path)
-        if not hasattr(mod, buffer_name):
-            raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
+        mod, buffer_name = _owner_of(self, target)
         if buffer_name not in mod._buffers:
             raise AttributeError("`" + buffer_name + "` is not a buffer")
         return getattr(mod, buffer_name)
@@ -871,3 +874,4 @@ class _BackwardHook:
         res, self.output_idx = self._apply_on_tensors(fn, args)
         self.n_outputs = len(args)
         return res if is_tuple else res[0]
+

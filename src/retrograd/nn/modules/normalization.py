@@ -14,6 +14,29 @@ from .module import Module
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "RMSNorm"]
 
 
+def _init_affine(module: Module, enabled: bool, shape, bias: bool, dtype) -> None:
+    """Register the affine ``weight`` and ``bias`` of ``shape``, or ``None`` for what is switched off.
+
+    Left uninitialised: the module's ``reset_parameters`` fills them with :func:`_reset_affine`.
+    """
+    if enabled:
+        module.weight = Parameter(C.empty(shape, dtype=dtype))
+        if bias:
+            module.bias = Parameter(C.empty(shape, dtype=dtype))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
+def _reset_affine(module: Module) -> None:
+    """weight = 1, bias = 0 (if present)."""
+    init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class _NormBase(Module):
     _version = 2
     __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
@@ -26,15 +49,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if self.affine:
-            self.weight = Parameter(C.empty(num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(C.empty(num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _init_affine(self, self.affine, num_features, bias, dtype)
         if self.track_running_stats:
             self.register_buffer("running_mean", C.zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", C.ones(num_features, dtype=dtype))
@@ -54,9 +69,7 @@ class _NormBase(Module):
     def reset_parameters(self) -> None:
         self.reset_running_stats()
         if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+            _reset_affine(self)
 
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
@@ -137,22 +150,12 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if self.elementwise_affine:
-            self.weight = Parameter(C.empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(C.empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _init_affine(self, self.elementwise_affine, self.normalized_shape, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+            _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -176,22 +179,12 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if self.affine:
-            self.weight = Parameter(C.empty(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(C.empty(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _init_affine(self, self.affine, num_channels, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+            _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

@@ -97,40 +97,52 @@ class ZeroPad3d(_ZeroPadNd):
     _nd = 3
 
 
-class ReflectionPad1d(_PadNd):
+class _ReflectionPadNd(_PadNd):
+    _mode = "reflect"
+
+
+class ReflectionPad1d(_ReflectionPadNd):
     """Pad the last dim with its reflection (edge not repeated)."""
-    _mode, _nd = "reflect", 1
+    _nd = 1
 
 
-class ReflectionPad2d(_PadNd):
-    _mode, _nd = "reflect", 2
+class ReflectionPad2d(_ReflectionPadNd):
+    _nd = 2
 
 
-class ReflectionPad3d(_PadNd):
-    _mode, _nd = "reflect", 3
+class ReflectionPad3d(_ReflectionPadNd):
+    _nd = 3
 
 
-class ReplicationPad1d(_PadNd):
+class _ReplicationPadNd(_PadNd):
+    _mode = "replicate"
+
+
+class ReplicationPad1d(_ReplicationPadNd):
     """Pad the last dim by repeating its edge values."""
-    _mode, _nd = "replicate", 1
+    _nd = 1
 
 
-class ReplicationPad2d(_PadNd):
-    _mode, _nd = "replicate", 2
+class ReplicationPad2d(_ReplicationPadNd):
+    _nd = 2
 
 
-class ReplicationPad3d(_PadNd):
-    _mode, _nd = "replicate", 3
+class ReplicationPad3d(_ReplicationPadNd):
+    _nd = 3
 
 
-class CircularPad1d(_PadNd):
+class _CircularPadNd(_PadNd):
+    _mode = "circular"
+
+
+class CircularPad1d(_CircularPadNd):
     """Pad the last dim by wrapping around."""
-    _mode, _nd = "circular", 1
+    _nd = 1
 
 
-class CircularPad2d(_PadNd):
-    _mode, _nd = "circular", 2
+class CircularPad2d(_CircularPadNd):
+    _nd = 2
 
 
-class CircularPad3d(_PadNd):
-    _mode, _nd = "circular", 3
+class CircularPad3d(_CircularPadNd):
+    _nd = 3

@@ -1,0 +1,65 @@
+"""Run unmodified PyTorch code on retrograd: make ``import torch...`` load retrograd's modules.
+
+``import retrograd as torch`` covers one file; code that also does ``import torch.nn as nn`` or
+``from torch.utils.data import DataLoader`` needs every ``torch.X`` name to *be* ``retrograd.X``
+(the same module objects, so classes and isinstance checks agree).  ``register_as_torch()``
+installs an import hook that does exactly that.
+
+>>> import retrograd
+>>> retrograd.register_as_torch()
+>>> import torch.nn
+>>> torch.nn is retrograd.nn
+True
+>>> retrograd.unregister_as_torch()
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+__all__ = ["register_as_torch", "unregister_as_torch"]
+
+
+class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``torch`` and ``torch.*`` and answers with the matching retrograd module."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "torch" or fullname.startswith("torch."):
+            target_name = "retrograd" + fullname[len("torch"):]
+            if importlib.util.find_spec(target_name) is None:
+                return None  # no retrograd counterpart: a clear ModuleNotFoundError for torch.X
+            return importlib.util.spec_from_loader(fullname, self)
+        return None
+
+    def create_module(self, spec):
+        return importlib.import_module("retrograd" + spec.name[len("torch"):])
+
+    def exec_module(self, module) -> None:
+        """Already executed as retrograd.X."""
+
+
+_finder = _TorchAlias()
+
+
+def register_as_torch() -> None:
+    """Make ``import torch`` (and ``torch.nn``, ``torch.optim`` ...) import retrograd.
+
+    Refuses when the real torch is already imported in this process (two libraries under one
+    name would mix their tensors).
+    """
+    real = sys.modules.get("torch")
+    if real is not None and not getattr(real, "__name__", "").startswith("retrograd"):
+        raise RuntimeError("register_as_torch(): the real torch is already imported in this process")
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+
+
+def unregister_as_torch() -> None:
+    """Undo ``register_as_torch``: remove the hook and the ``torch`` aliases it created."""
+    if _finder in sys.meta_path:
+        sys.meta_path.remove(_finder)
+    for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+        if getattr(sys.modules[name], "__name__", "").startswith("retrograd"):
+            del sys.modules[name]
