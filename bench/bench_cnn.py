@@ -2,7 +2,7 @@
 
 Model: conv 1->8 (3x3) + ReLU, conv 8->16 (3x3) + ReLU, flatten, linear 16*24*24 -> 10,
 cross-entropy, plain SGD (lr 0.01); 28x28 inputs, batch 32, float32.  As in ``bench_mlp.py``
-the retrograd and torch versions are the same ordinary PyTorch code (``bench_mlp.Trainer``:
+the retrograd and torch versions are the same ordinary PyTorch code (``_common.Trainer``:
 ``nn.Sequential`` of ``nn.Conv2d``/``nn.ReLU``/``nn.Flatten``/``nn.Linear``,
 ``nn.CrossEntropyLoss``, ``optim.SGD``) run with ``torch = retrograd`` and with the real torch.
 
@@ -27,8 +27,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 import retrograd
-from bench_mlp import (LR, Trainer, blas_threads, cross_entropy_grad, print_profile, print_table, real_torch,
-                       steady_allocator, time_interleaved)
+from _common import (LR, Trainer, blas_threads, cross_entropy_grad, max_weight_diff, print_profile, print_table,
+                     real_torch, steady_allocator, time_interleaved)
 
 TARGET = 1.25
 BATCH = 32
@@ -192,14 +192,7 @@ def _check() -> float:
     other = NumpyCNN(params, "cn")
     assert abs(other.step(x, y) - ref_loss) < 1e-5
     worst = max(float(np.abs(a - b).max()) for a, b in zip(other.params, ref.params))
-    for mod in (retrograd, real_torch):
-        if mod is None:
-            continue
-        tr = Trainer(mod, cnn, params, x, y)
-        loss = float(tr.step().detach())
-        assert abs(loss - ref_loss) < 1e-4, (mod.__name__, loss, ref_loss)
-        for p, r in zip(tr.model.parameters(), ref.params):
-            worst = max(worst, float(np.abs(p.detach().numpy() - r).max()))
+    worst = max_weight_diff(cnn, params, x, y, ref_loss, ref.params, worst)
     assert worst < 1e-5, worst
     return worst
 

@@ -857,15 +857,21 @@ _adaptive_max2d_op = primitive("adaptive_max_pool2d", _adaptive_max_fw, node="Ad
                                n_out=2, x=_pool_bw_rule)
 
 
-def adaptive_max_pool2d_with_indices(input: Tensor, output_size) -> tuple:
-    if input.ndim not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
-    batched = input.ndim == 4
+def _adaptive_max_with_indices(op, nd: int, input: Tensor, output_size) -> tuple:
+    # shared by the 2-D and 3-D ops (nn_ops_more.py): check, batch an unbatched input, run ``op``, unbatch
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"adaptive_max_pool{nd}d(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
+                           f"{list(input.shape)}")
+    batched = input.ndim == nd + 2
     x = input if batched else unsqueeze(input, 0)
-    out, idx = _indices_out(apply(_adaptive_max2d_op, (x,), {"out_size": _out_size(output_size, x.shape[-2:])}))
+    out, idx = _indices_out(apply(op, (x,), {"out_size": _out_size(output_size, x.shape[-nd:])}))
     if not batched:
         out, idx = squeeze(out, 0), _t(idx._data[0])
     return out, idx
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size) -> tuple:
+    return _adaptive_max_with_indices(_adaptive_max2d_op, 2, input, output_size)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):

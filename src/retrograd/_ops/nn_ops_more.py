@@ -12,14 +12,13 @@ from .nn_ops import (
     _adaptive_avg_bw_fw,
     _adaptive_avg_fw,
     _adaptive_max_fw,
+    _adaptive_max_with_indices,
     _avg_pool_bw_fw,
     _avg_pool_fw,
     _check_pool,
     _conv_transposend,
-    _indices_out,
     _out_size,
     _pool_bw_rule,
-    _t,
     _tuple,
 )
 from .shape import squeeze, unsqueeze
@@ -96,14 +95,7 @@ _adaptive_max3d_op = primitive("adaptive_max_pool3d", _adaptive_max_fw, node="Ad
 
 def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
     """(values, flat D*H*W indices) of 3-D adaptive max pooling."""
-    if input.ndim not in (4, 5):
-        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {list(input.shape)}")
-    batched = input.ndim == 5
-    x = input if batched else unsqueeze(input, 0)
-    out, idx = _indices_out(apply(_adaptive_max3d_op, (x,), {"out_size": _out_size(output_size, x.shape[-3:])}))
-    if not batched:
-        out, idx = squeeze(out, 0), _t(idx._data[0])
-    return out, idx
+    return _adaptive_max_with_indices(_adaptive_max3d_op, 3, input, output_size)
 
 
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):

@@ -10,7 +10,7 @@ from ..._ops.nn_ops import _tuple
 from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
-from .pooling import _AdaptiveMaxPoolNd, _AdaptivePoolNd
+from .pooling import _AdaptiveMaxPoolNd, _AdaptivePoolNd, _AvgPoolNd
 
 __all__ = ["LPPool1d", "LPPool2d", "LPPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool1d",
            "MaxUnpool2d", "MaxUnpool3d"]
@@ -46,23 +46,8 @@ class LPPool3d(_LPPoolNd):
         return F.lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
 
 
-class AvgPool3d(Module):
+class AvgPool3d(_AvgPoolNd):
     """Average over sliding windows of (N, C, D, H, W)."""
-
-    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
-
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True,
-                 divisor_override=None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if (stride is not None) else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
     def forward(self, input: Tensor) -> Tensor:
         return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
