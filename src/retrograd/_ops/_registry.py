@@ -26,6 +26,7 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
+from ..autograd import graph as _graph
 from ..autograd.graph import OpNode, SavedTensor
 
 __all__ = ["OpDef", "primitive", "apply", "apply_inplace", "OPS"]
@@ -116,6 +117,8 @@ def _edge(t):
 from .._tensor import Tensor as _Tensor  # noqa: E402
 
 _wrap = _Tensor._wrap
+_new_node = object.__new__
+_next_seq = _graph._seq.__next__
 _anomaly = _anomaly_mode.anomaly_state
 _getframe = sys._getframe
 record_sites = True  # creation sites for error messages; off in benchmarks if needed
@@ -195,13 +198,30 @@ def _profiled(op: OpDef, tensors: tuple, static, cast):
 
 
 def _record(op: OpDef, tensors: tuple, static, out):
-    node = op.node_cls()
+    # (Node.__init__ inlined: next_functions and _site are set below)
+    node = _new_node(op.node_cls)
+    node._seq = _next_seq()
     node.op = op
     node.static = static
     node.released = False
     if len(tensors) == 2:
         a, b = tensors
-        node.next_functions = (_edge(a), _edge(b))
+        # (_edge inlined for the common binary op)
+        gf = a._grad_fn
+        if gf is not None:
+            ea = (gf, a._output_nr)
+        elif a._requires_grad:
+            ea = (a._grad_accumulator(), 0)
+        else:
+            ea = _NO_EDGE
+        gf = b._grad_fn
+        if gf is not None:
+            eb = (gf, b._output_nr)
+        elif b._requires_grad:
+            eb = (b._grad_accumulator(), 0)
+        else:
+            eb = _NO_EDGE
+        node.next_functions = (ea, eb)
     else:
         node.next_functions = tuple([_edge(t) for t in tensors])
     node._site = _site() if record_sites else None
@@ -229,8 +249,7 @@ def _record(op: OpDef, tensors: tuple, static, out):
                 if d.shape != shape or d.dtype != dt:
                     node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
                     break
-            else:
-                node._in_meta = ()
+            # (else: the class default ``_in_meta = ()`` holds; no per-node __dict__ needed)
         if op.save_out:
             if saved is None:
                 saved = {}

@@ -140,23 +140,40 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     grad_mode.state.enabled = create_graph
     check_anomaly = anomaly_state.enabled
     profiling = _prof_state.on
+    # Chain fast path: the node that became ready last is held in ``pending`` instead of
+    # the heap; it runs next exactly when it sorts before the heap's head (same keys as
+    # the heap, so the order is PyTorch's either way).
+    pending = None
+    heappushpop = heapq.heappushpop
+    buffers_pop = buffers.pop
+    buffers_get = buffers.get
+    _AccumulateGrad = AccumulateGrad
+    has_targets = targets is not None
+    deps_get = deps.get
     try:
-        while ready:
-            node = heappop(ready)[2]
-            gbuf = buffers.pop(node, None)
+        while True:
+            if pending is not None:
+                node = (heappushpop(ready, pending) if ready else pending)[2]
+                pending = None
+            elif ready:
+                node = heappop(ready)[2]
+            else:
+                break
+            gbuf = buffers_pop(node, None)
             if gbuf is None:
                 gbuf = [None] * node._num_outputs()
-            runs = node in execute
-            if targets is not None and node in targets:
-                if not runs:
-                    gbuf = _run_tensor_pre_hooks(node, gbuf)
-                # PyTorch captures a node it goes on to run *before* that node's tensor hooks
-                if capture:
-                    for nr, positions in targets[node].items():
-                        for pos in positions:
-                            captured[pos] = gbuf[nr]
-                if not runs:
-                    continue
+            if has_targets:
+                runs = node in execute
+                if node in targets:
+                    if not runs:
+                        gbuf = _run_tensor_pre_hooks(node, gbuf)
+                    # PyTorch captures a node it goes on to run *before* that node's tensor hooks
+                    if capture:
+                        for nr, positions in targets[node].items():
+                            for pos in positions:
+                                captured[pos] = gbuf[nr]
+                    if not runs:
+                        continue
             if node._tensor_pre_hooks or node._retains:  # (skip the call: hot loop)
                 gbuf = _run_tensor_pre_hooks(node, gbuf)
             if node._pre_hooks:
@@ -164,7 +181,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                     res = hook(tuple(gbuf))
                     if res is not None:
                         gbuf = list(res)
-            if type(node) is AccumulateGrad:
+            if type(node) is _AccumulateGrad:
                 if gbuf[0] is not None:
                     t0 = _prof_begin() if profiling else None
                     _accumulate_leaf(node, gbuf[0], run)
@@ -175,10 +192,10 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         hook((), tuple(gbuf))
                 continue
             nf = node.next_functions
-            mask = tuple(c is not None and c in reach for c, _ in nf) if targets is not None else None
+            mask = tuple(c is not None and c in reach for c, _ in nf) if has_targets else None
             if (gbuf[0] is None if len(gbuf) == 1 else all(g is None for g in gbuf)) and not node._call_on_none:
                 grads_in = [None] * len(nf)
-            else:
+            elif profiling or check_anomaly:
                 t0 = _prof_begin() if profiling else None
                 try:
                     if check_anomaly:
@@ -188,6 +205,8 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 finally:
                     if t0 is not None:
                         _prof_end(node, t0)
+            else:
+                grads_in = node.apply(gbuf, mask)
             if node._post_hooks:
                 for hook in list(node._post_hooks.values()):
                     res = hook(tuple(grads_in), tuple(gbuf))
@@ -196,24 +215,34 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
             if not retain_graph:
                 node.release()
             meta = node._in_meta
-            for i, (child, nr) in enumerate(nf):
-                if child is None or child not in reach:
+            n_in = len(grads_in)
+            i = -1
+            for child, nr in nf:
+                i += 1
+                # deps has exactly the reached nodes as keys (never None): one lookup
+                # stands for "child is None or child not in reach"
+                d = deps_get(child)
+                if d is None:
                     continue
-                g = grads_in[i] if i < len(grads_in) else None
+                g = grads_in[i] if i < n_in else None
                 if g is not None:
                     if meta:
                         g = _validate(node, i, g, meta[i])
-                    buf = buffers.get(child)  # (inlined _add_to_buffer: the hot loop)
+                    buf = buffers_get(child)  # (inlined _add_to_buffer: the hot loop)
                     if buf is None:
                         buf = buffers[child] = [None] * child._num_outputs()
                         buf[nr] = g
                     else:
                         cur = buf[nr]
                         buf[nr] = g if cur is None else cur + g
-                d = deps[child] - 1
+                d -= 1
                 deps[child] = d
                 if d == 0:
-                    heappush(ready, (-child._seq, next(counter), child))
+                    item = (-child._seq, next(counter), child)
+                    if pending is None:
+                        pending = item
+                    else:
+                        heappush(ready, item)
     finally:
         grad_mode.state.enabled = prev_mode
         _local.stack.pop()

@@ -266,13 +266,16 @@ class OpNode(Node):
         if self.released:
             raise RuntimeError(FREED_MSG)
         g = grads[0] if op.n_out == 1 else _materialize(grads, self.out_meta)
-        saved, static, meta = self.saved, self.static, self._in_meta
+        saved = self.saved
         out = []
+        append = out.append
         nf = self.next_functions
         plans = op.arg_plan
-        for i, rule in enumerate(op.rules):
-            if nf[i][0] is None or rule is None or (needed is not None and not needed[i]):
-                out.append(None)
+        i = -1
+        for rule in op.rules:
+            i += 1
+            if rule is None or nf[i][0] is None or (needed is not None and not needed[i]):
+                append(None)
                 continue
             args = []
             for kind, key in plans[i]:
@@ -280,16 +283,19 @@ class OpNode(Node):
                     args.append(g)
                 elif kind == 1:  # a saved input or output
                     v = saved[key]
-                    args.append(v.unpack(self) if hasattr(v, "unpack") else v)
+                    if type(v) is SavedTensor:
+                        args.append(v.unpack(self))
+                    else:
+                        args.append(v.unpack(self) if hasattr(v, "unpack") else v)
                 elif kind == 2:  # a static argument
-                    args.append(static[key])
+                    args.append(self.static[key])
                 elif kind == 3:  # an input's shape
-                    args.append(meta[key][0])
+                    args.append(self._in_meta[key][0])
                 else:  # an input's dtype
                     from .._dtype import from_numpy_dtype
 
-                    args.append(from_numpy_dtype(meta[key][1]))
-            out.append(rule(*args))
+                    args.append(from_numpy_dtype(self._in_meta[key][1]))
+            append(rule(*args))
         return out
 
     def release(self) -> None:
