@@ -162,6 +162,18 @@ def _fill_in_zeros(grads, refs, strict: bool, create_graph: bool, stage: str) ->
 
 
 # ------------------------------------------------------------------ products
+
+def _product_result(outputs, is_outputs_tuple, diff_of, wrt, v, shape_like, is_res_tuple, create_graph, strict,
+                    stage):
+    """The shared tail of vjp/jvp/vhp/hvp: grad of ``diff_of`` w.r.t. ``wrt`` against ``v``,
+    zeros filled in (or strict-mode errors), then PyTorch's (outputs, result) packaging."""
+    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
+        grad_res = _autograd_grad(diff_of, wrt, v, create_graph=create_graph)
+        res = _fill_in_zeros(grad_res, shape_like, strict, create_graph, stage)
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_res_tuple)
+
 def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """(func(inputs), v^T J): the vector-Jacobian product at ``inputs``.
 
@@ -183,12 +195,8 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         elif len(outputs) != 1 or outputs[0].nelement() != 1:
             raise RuntimeError("The vector v can only be None if the user-provided function returns a single "
                                "Tensor with a single element.")
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    return _product_result(outputs, is_outputs_tuple, outputs, inputs, v, inputs, is_inputs_tuple,
+                           create_graph, strict, "back")
 
 
 def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
@@ -218,12 +226,8 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         grad_outputs = tuple(_creation.zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict=strict)
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_outputs_tuple)
+    return _product_result(outputs, is_outputs_tuple, grad_inputs, grad_outputs, v, outputs, is_outputs_tuple,
+                           create_graph, strict, "back_trick")
 
 
 def _scalar_function_outputs(func, inputs, strict: bool, name: str):
@@ -264,12 +268,8 @@ def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     with grad_mode.enable_grad():
         is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _prepare_hessian_product(
             func, inputs, v, create_graph, strict, "vhp")
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    return _product_result(outputs, is_outputs_tuple, jac, inputs, v, inputs, is_inputs_tuple,
+                           create_graph, strict, "double_back")
 
 
 def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
@@ -288,12 +288,8 @@ def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         grad_jac = tuple(_creation.zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict=strict)
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    return _product_result(outputs, is_outputs_tuple, double_back, grad_jac, v, inputs, is_inputs_tuple,
+                           create_graph, strict, "double_back_trick")
 
 
 # ------------------------------------------------------------------ jacobian / hessian
