@@ -28,8 +28,23 @@ _state = grad_mode.state
 # Version counters are one-element int64 arrays, not lists: NumPy arrays are not tracked
 # by Python's cyclic GC, and a graph of many small tensors otherwise pays for every list
 # in each full collection.  ``vc[0] += 1`` and ``vc[0]`` work the same either way.
+# A tensor's counter is made on first need (``_vcounter``): most tensors (backward
+# intermediates, no-grad results) are never saved, viewed or modified in place.
 _VC0 = np.zeros(1, dtype=np.int64)
 _new_vc = _VC0.copy
+
+
+# Per-tensor autograd state kept in __dict__ when set (see Tensor.__slots__): deepcopy
+# makes it afresh rather than copying it.
+_AUTOGRAD_FIELDS = frozenset({"_grad", "_base", "_retains_grad", "_hooks"})
+
+
+def bump_version(t: "Tensor") -> None:
+    """Record an in-place write to ``t`` (and to every tensor sharing its counter)."""
+    vc = t._vc
+    if vc is None:
+        vc = t._vc = _new_vc()
+    vc[0] += 1
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                  "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
@@ -79,8 +94,15 @@ class Tensor:
     tensor([2., 4.])
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_accum",
-                 "_base", "_retains_grad", "_hooks", "__weakref__", "__dict__")
+    # Every op writes the slots; the fields below them are rarely set, so they are class-level
+    # defaults (an instance that sets one gets it in its __dict__): creating a Tensor, which
+    # every op and every backward rule does, writes five attributes instead of ten.
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "__weakref__", "__dict__")
+    _grad = None
+    _accum = None  # weakref to this leaf's AccumulateGrad node
+    _base = None
+    _retains_grad = False
+    _hooks = None
 
     __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operators
 
@@ -108,12 +130,7 @@ class Tensor:
         self._requires_grad = False
         self._grad_fn = None
         self._output_nr = 0
-        self._grad = None
-        self._vc = _new_vc()
-        self._accum = None
-        self._base = None
-        self._retains_grad = False
-        self._hooks = None
+        self._vc = None
         if requires_grad:
             self._set_requires_grad(True)
 
@@ -130,12 +147,7 @@ class Tensor:
         t._requires_grad = requires_grad
         t._grad_fn = grad_fn
         t._output_nr = output_nr
-        t._grad = None
-        t._vc = vc if vc is not None else _new_vc()
-        t._accum = None
-        t._base = None
-        t._retains_grad = False
-        t._hooks = None
+        t._vc = vc  # (None: made on first need, see _vcounter)
         if _state.inference:
             t.__dict__["_inference"] = True
         return t
@@ -329,7 +341,15 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        return int(self._vc[0])
+        vc = self._vc
+        return 0 if vc is None else int(vc[0])
+
+    def _vcounter(self):
+        """This tensor's version counter, made now if it has none yet (to share or save it)."""
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = _new_vc()
+        return vc
 
     def _vc_shared(self) -> bool:
         return self._base is not None or "_shared_vc" in self.__dict__
@@ -403,7 +423,7 @@ class Tensor:
 
     def detach(self) -> "Tensor":
         """A tensor sharing data (and version counter) with self, outside the graph."""
-        t = Tensor._wrap(self._data, False, None, 0, self._vc)
+        t = Tensor._wrap(self._data, False, None, 0, self._vcounter())
         t.__dict__["_shared_vc"] = True  # not a view (PyTorch: detach()._base is None), but shares data
         return t
 
@@ -430,7 +450,7 @@ class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._data = value._data
-        self._vc = value._vc
+        self._vc = value._vcounter()
 
     # ------------------------------------------------------------------ conversions
     def item(self):
@@ -516,7 +536,7 @@ class Tensor:
         Tensor._init(new, self._data.copy(), False)
         new._requires_grad = self._requires_grad
         for k, v in self.__dict__.items():
-            if not k.startswith("_accum"):
+            if not k.startswith("_accum") and k not in _AUTOGRAD_FIELDS:
                 import copy
 
                 new.__dict__[k] = copy.deepcopy(v, memo)

@@ -10,7 +10,7 @@ import numpy as np
 from . import _creation as C
 from . import _ops as O
 from ._numpy_interop import array_ufunc
-from ._tensor import Tensor
+from ._tensor import Tensor, bump_version
 
 # Methods that are the function of the same name with self as first argument.
 METHODS = [
@@ -197,7 +197,7 @@ def _resize_(self, *sizes, memory_format=None):
         data[:old.size] = old
         data = data.reshape(shape)
     self._data = data
-    self._vc[0] += 1
+    bump_version(self)
     return self
 
 
@@ -208,7 +208,7 @@ def _apply_(self, callable):
     flat = np.asarray(self._data).reshape(-1)
     vals = np.array([callable(v.item()) for v in flat], dtype=self._data.dtype).reshape(self._data.shape)
     np.copyto(self._data, vals)
-    self._vc[0] += 1
+    bump_version(self)
     return self
 
 
@@ -221,7 +221,7 @@ def _map_(self, tensor, callable):
     vals = np.array([callable(a.item(), b.item()) for a, b in zip(flat, other)],
                     dtype=self._data.dtype).reshape(self._data.shape)
     np.copyto(self._data, vals)
-    self._vc[0] += 1
+    bump_version(self)
     return self
 
 
@@ -274,7 +274,8 @@ def _fill_diagonal_(self, fill_value, wrap: bool = False):
 def _as_subclass(self, cls):
     """A ``cls`` instance sharing this tensor's data and autograd history."""
     out = object.__new__(cls)
-    for slot in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc", "_accum", "_base",
+    self._vcounter()  # (made now, so both share one counter)
+    for slot in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_grad", "_accum", "_base",
                  "_retains_grad", "_hooks"):
         setattr(out, slot, getattr(self, slot))
     return out

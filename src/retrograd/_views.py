@@ -56,7 +56,7 @@ def register_view(out: Tensor, base: Tensor) -> None:
     """
     bb = base._base
     root = base if bb is None else bb
-    out._vc = base._vc
+    out._vc = base._vcounter()
     out._base = root
     meta = None if bb is None else base.__dict__.get("_view_meta")
     if not _state.enabled:

@@ -39,15 +39,23 @@ class OpDef:
     """One table entry (see the module docstring)."""
 
     __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
-                 "save_inputs", "save_out", "n_out", "node_cls", "doc", "differentiable", "errors", "meta")
+                 "save_inputs", "save_out", "n_out", "node_cls", "doc", "differentiable", "errors", "meta",
+                 "array_rules")
 
     def __repr__(self) -> str:
         return f"<op {self.name} -> {self.node_name}>"
 
 
 def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: int = 1,
-              errors: Callable | None = None, **rules: Callable | None) -> OpDef:
-    """Declare a primitive op (forward + per-input backward rules) in the table."""
+              errors: Callable | None = None, array_rules: bool = False, **rules: Callable | None) -> OpDef:
+    """Declare a primitive op (forward + per-input backward rules) in the table.
+
+    ``array_rules=True`` promises that every rule is plain arithmetic (``+ - * /`` and
+    unary minus) on its arguments and Python numbers, so it computes the same on NumPy
+    arrays as on Tensors.  A first-order backward (no graph being recorded) then runs
+    the rules directly on the arrays: the hottest ops (add, sub, mul, neg) skip a whole
+    op dispatch per rule.  ``create_graph=True`` always runs them on Tensors.
+    """
     op = OpDef()
     op.name = name
     op.node_name = node or "".join(p.capitalize() for p in name.split("_")) + "Backward0"
@@ -72,6 +80,8 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.save_out = "out" in mentioned
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
+    op.array_rules = array_rules and n_out == 1 and not op.meta and not any(
+        kind > ARG_STATIC for plan in op.arg_plan for kind, _ in plan)
     # A few of PyTorch's nodes are C++ classes whose name() is qualified
     # ("torch::autograd::CopyBackwards") while the Python type and repr are not.
     cls_name = op.node_name.rpartition("::")[2]
@@ -114,7 +124,7 @@ def _edge(t):
     return _NO_EDGE
 
 
-from .._tensor import Tensor as _Tensor  # noqa: E402
+from .._tensor import Tensor as _Tensor, bump_version  # noqa: E402
 
 _wrap = _Tensor._wrap
 _new_node = object.__new__
@@ -128,8 +138,8 @@ record_sites = True  # creation sites for error messages; off in benchmarks if n
 _inside: dict = {}
 
 
-def _site():
-    """(filename, lineno) of the first frame outside retrograd: where the user made a node."""
+def _site(node) -> None:
+    """Set ``node``'s creation site: the first frame outside retrograd (where the user made it)."""
     # Frames: 0 _site, 1 _record, 2 apply, 3 the op's function, 4 usually the user's code.
     # Jumping straight to 4 skips materialising the op function's frame object (the
     # user's frame object already exists and is reused); deeper chains walk outwards.
@@ -143,9 +153,11 @@ def _site():
         if inside is None:
             inside = _inside[fn] = f.f_globals.get("__name__", "").startswith("retrograd")
         if not inside:
-            return (fn, f.f_lineno)
+            node._site_file = fn
+            node._site_line = f.f_lineno
+            return
         f = f.f_back
-    return None
+    node._site_file = None
 
 
 def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
@@ -224,7 +236,10 @@ def _record(op: OpDef, tensors: tuple, static, out):
         node.next_functions = (ea, eb)
     else:
         node.next_functions = tuple([_edge(t) for t in tensors])
-    node._site = _site() if record_sites else None
+    if record_sites:
+        _site(node)
+    else:
+        node._site_file = None
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
     saved = None
@@ -352,4 +367,4 @@ def _write(target, data) -> None:
                     f"output with shape [{', '.join(map(str, td.shape))}] doesn't match the broadcast "
                     f"shape [{', '.join(map(str, np.broadcast_shapes(np.shape(data), td.shape)))}]") from None
         np.copyto(td, data, casting="unsafe")
-    target._vc[0] += 1
+    bump_version(target)

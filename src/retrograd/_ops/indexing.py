@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, bump_version
 from ._common import to_tensor
 from ._registry import apply, apply_inplace, primitive
 from ..autograd import grad_mode
@@ -386,7 +386,7 @@ def setitem(self: Tensor, key, value) -> None:
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location. Please clone() the tensor before performing the operation.") from None
         raise
-    self._vc[0] += 1
+    bump_version(self)
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False):

@@ -31,32 +31,32 @@ def _quiet(f):
 
 
 # ---------------------------------------------------------------- binary arithmetic
-_add = primitive("add", lambda a, b: a + b, node="AddBackward0",
+_add = primitive("add", lambda a, b: a + b, node="AddBackward0", array_rules=True,
                  a=lambda g: g,
                  b=lambda g: g)
-_add_alpha = primitive("add_alpha", lambda a, b, *, alpha: a + alpha * b, node="AddBackward0",
+_add_alpha = primitive("add_alpha", lambda a, b, *, alpha: a + alpha * b, node="AddBackward0", array_rules=True,
                        a=lambda g: g,
                        b=lambda g, alpha: g * alpha)
-_sub = primitive("sub", lambda a, b: a - b, node="SubBackward0",
+_sub = primitive("sub", lambda a, b: a - b, node="SubBackward0", array_rules=True,
                  a=lambda g: g,
                  b=lambda g: -g)
-_sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: a - alpha * b, node="SubBackward0",
+_sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: a - alpha * b, node="SubBackward0", array_rules=True,
                        a=lambda g: g,
                        b=lambda g, alpha: g * -alpha)
 # rsub(input, other, alpha) = other - alpha * input.  A tensor ``other`` is an input of the
 # node (RsubBackward0); a number is not (RsubBackward1 has one edge), as in PyTorch.
-_rsub = primitive("rsub", lambda a, b, *, alpha: b - alpha * a, node="RsubBackward0",
+_rsub = primitive("rsub", lambda a, b, *, alpha: b - alpha * a, node="RsubBackward0", array_rules=True,
                   a=lambda g, alpha: g * -alpha,
                   b=lambda g: g)
-_rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - alpha * a, node="RsubBackward1",
+_rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - alpha * a, node="RsubBackward1", array_rules=True,
                          a=lambda g, alpha: g * -alpha)
-_mul = primitive("mul", lambda a, b: a * b, node="MulBackward0",
+_mul = primitive("mul", lambda a, b: a * b, node="MulBackward0", array_rules=True,
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a)
 _div = primitive("div", _quiet(lambda a, b: a / b), node="DivBackward0",
                  a=lambda g, b: g / b,
                  b=lambda g, a, b: -g * a / (b * b))
-_neg = primitive("neg", lambda a: -a, node="NegBackward0", a=lambda g: -g)
+_neg = primitive("neg", lambda a: -a, node="NegBackward0", array_rules=True, a=lambda g: -g)
 
 
 def _bool_sub_check(a: Tensor, b: Tensor) -> None:

@@ -142,7 +142,7 @@ def _viewable(a: np.ndarray, shape) -> bool:
 
 
 def _view_dtype(input: Tensor, dtype) -> Tensor:
-    return Tensor._wrap(input._data.view(dtype.np), False, None, 0, input._vc)
+    return Tensor._wrap(input._data.view(dtype.np), False, None, 0, input._vcounter())
 
 
 def reshape(input: Tensor, *shape) -> Tensor:

@@ -70,7 +70,7 @@ def rebase_history(base: Tensor, view: Tensor) -> None:
     """Give ``base`` a CopySlices grad_fn after ``view`` (one of its views) changed in place."""
     idx = region_indices(base._data, view._data)
     new_value = Tensor._wrap(view._data, True, view._grad_fn, view._output_nr)
-    old_base = Tensor._wrap(base._data, base._requires_grad, base._grad_fn, base._output_nr, base._vc)
+    old_base = Tensor._wrap(base._data, base._requires_grad, base._grad_fn, base._output_nr, base._vcounter())
     old_base._accum = base._accum
     res = apply(_copy_slices, (old_base, new_value), {"idx": idx})
     base._grad_fn = res._grad_fn

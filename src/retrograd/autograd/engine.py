@@ -150,6 +150,11 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     _AccumulateGrad = AccumulateGrad
     has_targets = targets is not None
     deps_get = deps.get
+    # Gradient sums the engine made itself (id -> Tensor, held so ids stay unique): later
+    # gradients for the same buffer are added into them in place instead of allocating a
+    # new Tensor per addition.  Not while recording a graph (create_graph) or profiling.
+    owned: dict = {}
+    sum_in_place = not create_graph and not profiling
     try:
         while True:
             if pending is not None:
@@ -162,6 +167,10 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
             gbuf = buffers_pop(node, None)
             if gbuf is None:
                 gbuf = [None] * node._num_outputs()
+            elif owned:  # these sums are complete now: no more adding into them in place
+                for t in gbuf:
+                    if t is not None:
+                        owned.pop(id(t), None)
             if has_targets:
                 runs = node in execute
                 if node in targets:
@@ -234,7 +243,12 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         buf[nr] = g
                     else:
                         cur = buf[nr]
-                        buf[nr] = g if cur is None else cur + g
+                        if cur is None:
+                            buf[nr] = g
+                        elif sum_in_place:
+                            buf[nr] = _sum_into(cur, g, owned)
+                        else:
+                            buf[nr] = cur + g
                 d -= 1
                 deps[child] = d
                 if d == 0:
@@ -354,6 +368,17 @@ def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
     buf[nr] = g if cur is None else cur + g
 
 
+def _sum_into(cur, g, owned: dict):
+    """``cur + g`` for a gradient buffer: in place when ``cur`` is a sum this run made."""
+    cd, gd = cur._data, g._data
+    if id(cur) in owned and cd.shape == gd.shape and cd.dtype == gd.dtype:
+        cd += gd
+        return cur
+    s = cur + g
+    owned[id(s)] = s
+    return s
+
+
 def _validate(node, i: int, g, meta):
     """Sum a broadcast gradient back to the input's shape and cast it to its dtype."""
     shape, dtype = meta
@@ -416,7 +441,7 @@ def accumulate_into_leaf(var, g, run: _Run | None = None) -> None:
     else:
         if cur._data.flags.writeable and cur._data.shape == g._data.shape:
             cur._data += g._data
-            cur._vc[0] += 1
+            cur._vcounter()[0] += 1
         else:
             var._grad = cur + g
 

@@ -291,7 +291,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> list:
             o._grad_fn = ctx
             o._output_nr = i
             o._requires_grad = True
-            o._vc[0] += 1  # as PyTorch: marking dirty bumps the version once more
+            o._vcounter()[0] += 1  # as PyTorch: marking dirty bumps the version once more
             if o._base is not None:
                 from .._views import after_inplace_on_view
 
@@ -313,7 +313,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> list:
 
 def _alias(t):
     """A view of ``t`` with no history (PyTorch's view_as for inputs returned as-is)."""
-    v = _Tensor()._wrap(t._data, False, None, 0, t._vc)
+    v = _Tensor()._wrap(t._data, False, None, 0, t._vcounter())
     v._base = t._base if t._base is not None else t
     return v
 

@@ -13,12 +13,16 @@ import sys
 import weakref
 from typing import Any, Callable
 
+import numpy as np
+
 from ..utils.hooks import HookDict, RemovableHandle
 from . import grad_mode
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
            "GradientEdge", "get_gradient_edge"]
+
+_new_vc = np.zeros(1, dtype=np.int64).copy  # a fresh version counter (see _tensor.py)
 
 # Creation order; the engine runs ready nodes newest first, as PyTorch does.
 _seq = itertools.count()
@@ -55,7 +59,9 @@ def _creation_site() -> tuple[str, int] | None:
 class Node:
     """Base class of backward functions (``grad_fn``)."""
 
-    __slots__ = ("next_functions", "_seq", "_site", "__weakref__", "__dict__")
+    # The creation site is two slots, not a (file, line) tuple: one container fewer per
+    # recorded op for the cyclic garbage collector to track and walk.
+    __slots__ = ("next_functions", "_seq", "_site_file", "_site_line", "__weakref__", "__dict__")
 
     _name = "Node"
     _call_on_none = False  # engine skips the node when every incoming grad is None
@@ -72,7 +78,20 @@ class Node:
     def __init__(self) -> None:
         self.next_functions: tuple = ()
         self._seq = next(_seq)
-        self._site = None
+        self._site_file = None
+
+    @property
+    def _site(self) -> tuple[str, int] | None:
+        """(file, line) of the user code that created this node, or None."""
+        f = self._site_file
+        return None if f is None else (f, self._site_line)
+
+    @_site.setter
+    def _site(self, site: tuple[str, int] | None) -> None:
+        if site is None:
+            self._site_file = None
+        else:
+            self._site_file, self._site_line = site
 
     # ---- PyTorch's public surface -------------------------------------------------
     def name(self) -> str:
@@ -139,8 +158,11 @@ class SavedTensor:
                  "grad_fn_name")
 
     def __init__(self, t, is_output: bool = False) -> None:
+        vc = t._vc
+        if vc is None:  # (a tensor's version counter is made when first needed)
+            vc = t._vc = _new_vc()
         if not _inference_used[0] and not _saved_hooks_stack:  # the common case, kept short
-            self.vc = vc = t._vc
+            self.vc = vc
             self.version = vc[0]
             self.unpack_hook = None
             self.packed = None
@@ -230,6 +252,15 @@ class SavedTensor:
             return self.tensor
         return Tensor._wrap(self.data, True, node, self.output_nr, vc=self.vc)
 
+    def unpack_data(self, node):
+        """The saved value's NumPy array (what ``unpack(node)._data`` gives, without a Tensor)."""
+        if self.unpack_hook is None:
+            if self.vc[0] != self.version:
+                self._raise_modified(node)
+            t = self.tensor
+            return t._data if t is not None else self.data
+        return self.unpack(node)._data
+
     def _raise_modified(self, node):
         t = self.tensor
         if t is not None:
@@ -265,6 +296,10 @@ class OpNode(Node):
         op = self.op
         if self.released:
             raise RuntimeError(FREED_MSG)
+        if op.array_rules and not _grad_state.enabled and not _prof_state.on:
+            out = self._apply_on_arrays(grads[0], needed)
+            if out is not None:
+                return out
         g = grads[0] if op.n_out == 1 else _materialize(grads, self.out_meta)
         saved = self.saved
         out = []
@@ -296,6 +331,44 @@ class OpNode(Node):
 
                     args.append(from_numpy_dtype(self._in_meta[key][1]))
             append(rule(*args))
+        return out
+
+    def _apply_on_arrays(self, g, needed):
+        """First-order backward of an ``array_rules`` op on NumPy arrays (see ``primitive``).
+
+        None when some argument is not an array of the gradient's dtype (a mixed-dtype
+        op, a tensor-valued static): the caller then runs the rules on Tensors.
+        """
+        gd = g._data
+        dt = gd.dtype
+        saved = self.saved
+        static = self.static
+        nf = self.next_functions
+        plans = self.op.arg_plan
+        out = []
+        i = -1
+        for rule in self.op.rules:
+            i += 1
+            if rule is None or nf[i][0] is None or (needed is not None and not needed[i]):
+                out.append(None)
+                continue
+            args = []
+            for kind, key in plans[i]:
+                if kind == 0:  # g
+                    args.append(gd)
+                elif kind == 1:  # a saved input or output
+                    a = saved[key].unpack_data(self)
+                    if a.dtype != dt:
+                        return None
+                    args.append(a)
+                else:  # a static argument
+                    v = static[key]
+                    if type(v) is not float and type(v) is not int:
+                        return None
+                    args.append(v)
+            r = rule(*args)
+            # (an identity rule hands the incoming Tensor on, as the Tensor path does)
+            out.append(g if r is gd else _wrap(r, False, None, 0))
         return out
 
     def release(self) -> None:
@@ -491,3 +564,17 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> Rem
 
 def _weak(t):
     return weakref.ref(t)
+
+
+# (bound late: the Tensor module imports this one)
+from .profiler import _state as _prof_state  # noqa: E402
+
+_grad_state = grad_mode.state
+
+
+def _wrap(data, requires_grad, grad_fn, output_nr):
+    global _wrap
+    from .._tensor import Tensor
+
+    _wrap = Tensor._wrap
+    return _wrap(data, requires_grad, grad_fn, output_nr)

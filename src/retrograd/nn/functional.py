@@ -20,7 +20,7 @@ from .. import _dtype as D
 from .. import _ops as O
 from .._creation import _gen
 from .._ops import nn_ops as _nn
-from .._tensor import Tensor
+from .._tensor import Tensor, bump_version
 from ..autograd import grad_mode
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy,  # noqa: F401
                       huber_loss, kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
@@ -434,7 +434,7 @@ def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type
     big = norms > max_norm
     if big.any():
         w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(w.dtype)
-        weight._vc[0] += 1
+        bump_version(weight)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -34,7 +34,7 @@ class Parameter(Tensor):
         data = _as_tensor_data(data)
         t = object.__new__(cls)
         Tensor._init(t, data._data, False)
-        t._vc = data._vc
+        t._vc = data._vcounter()
         if requires_grad:
             t.requires_grad_(True)
         return t

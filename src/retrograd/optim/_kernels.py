@@ -28,7 +28,7 @@ _f64 = np.float64
 def touch(*tensors) -> None:
     """Bump the version counter of tensors whose buffers were written in place."""
     for t in tensors:
-        t._vc[0] += 1
+        t._vcounter()[0] += 1
 
 
 def scalar(x, like: np.ndarray):

@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, bump_version
 from ..autograd.grad_mode import enable_grad
 from ..utils.hooks import RemovableHandle
 from . import _kernels as K
@@ -214,7 +214,7 @@ class Optimizer:
                     else:
                         g.requires_grad_(False)
                     g._data[...] = 0
-                    g._vc[0] += 1
+                    bump_version(g)
 
     def step(self, closure: Callable[[], Any] | None = None):
         """Perform one optimization step (subclasses implement it)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
+from .._tensor import bump_version
 from . import _kernels as K
 from .optimizer import Optimizer, _grad, _new_state, _scalar, required
 
@@ -103,5 +104,5 @@ class SGD(Optimizer):
                         K.touch(buf)
                     g = K.add(g, buf._data, momentum) if nesterov else buf._data
                 _axpy_(x, g, -lr)
-                p._vc[0] += 1
+                bump_version(p)
         return loss
