@@ -97,7 +97,6 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     return op
 
 
-_NO_EDGE = (None, 0)  # shared: inputs that need no grad (scalars, constants)
 
 
 # How a rule argument is found at backward time (precomputed so OpNode.apply builds no dict):
@@ -115,13 +114,18 @@ def _plan_arg(name: str, op: "OpDef") -> tuple:
     return (ARG_SHAPE if kind == "shape" else ARG_DTYPE, op.inputs.index(inp))
 
 
-def _edge(t):
+def _edge_node(t):
+    """The node ``t``'s gradient flows into: its grad_fn, its leaf accumulator, or None."""
     gf = t._grad_fn
     if gf is not None:
-        return (gf, t._output_nr)
+        return gf
     if t._requires_grad:
-        return (t._grad_accumulator(), 0)
-    return _NO_EDGE
+        return t._grad_accumulator()
+    return None
+
+
+_ZEROS = {n: (0,) * n for n in range(9)}  # shared ``_next_nr`` when every edge is output 0
+_ZEROS2 = _ZEROS[2]
 
 
 from .._tensor import Tensor as _Tensor, bump_version  # noqa: E402
@@ -218,24 +222,20 @@ def _record(op: OpDef, tensors: tuple, static, out):
     node.released = False
     if len(tensors) == 2:
         a, b = tensors
-        # (_edge inlined for the common binary op)
-        gf = a._grad_fn
-        if gf is not None:
-            ea = (gf, a._output_nr)
-        elif a._requires_grad:
-            ea = (a._grad_accumulator(), 0)
-        else:
-            ea = _NO_EDGE
-        gf = b._grad_fn
-        if gf is not None:
-            eb = (gf, b._output_nr)
-        elif b._requires_grad:
-            eb = (b._grad_accumulator(), 0)
-        else:
-            eb = _NO_EDGE
-        node.next_functions = (ea, eb)
+        # (_edge_node inlined for the common binary op)
+        ca = a._grad_fn
+        if ca is None and a._requires_grad:
+            ca = a._grad_accumulator()
+        cb = b._grad_fn
+        if cb is None and b._requires_grad:
+            cb = b._grad_accumulator()
+        node._next = (ca, cb)
+        node._next_nr = _ZEROS2 if not (a._output_nr or b._output_nr) else (
+            a._output_nr if ca is a._grad_fn else 0, b._output_nr if cb is b._grad_fn else 0)
     else:
-        node.next_functions = tuple([_edge(t) for t in tensors])
+        node._next = tuple([_edge_node(t) for t in tensors])
+        nrs = tuple([t._output_nr if t._grad_fn is not None else 0 for t in tensors])
+        node._next_nr = _ZEROS.get(len(nrs), nrs) if not any(nrs) else nrs
     if record_sites:
         _site(node)
     else:

@@ -109,7 +109,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 deps[node] = 0
                 stack.append(node)
         while stack:
-            for child, _ in stack.pop().next_functions:
+            for child in stack.pop()._next:
                 if child is None:
                     continue
                 d = deps.get(child)
@@ -130,7 +130,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
         _add_to_buffer(buffers, node, nr, g)
 
     ready = []
-    counter = itertools.count()
+    counter = itertools.count()  # ties (every AccumulateGrad has the same _seq): first ready, first run
     heappush, heappop = heapq.heappush, heapq.heappop
     for node in dict.fromkeys(n for n, _ in root_edges):  # each root once
         if deps.get(node, 0) == 0 and node in buffers:
@@ -200,8 +200,8 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                     for hook in list(node._post_hooks.values()):
                         hook((), tuple(gbuf))
                 continue
-            nf = node.next_functions
-            mask = tuple(c is not None and c in reach for c, _ in nf) if has_targets else None
+            nf = node._next
+            mask = tuple(c is not None and c in reach for c in nf) if has_targets else None
             if (gbuf[0] is None if len(gbuf) == 1 else all(g is None for g in gbuf)) and not node._call_on_none:
                 grads_in = [None] * len(nf)
             elif profiling or check_anomaly:
@@ -224,9 +224,10 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
             if not retain_graph:
                 node.release()
             meta = node._in_meta
+            nrs = node._next_nr
             n_in = len(grads_in)
             i = -1
-            for child, nr in nf:
+            for child in nf:
                 i += 1
                 # deps has exactly the reached nodes as keys (never None): one lookup
                 # stands for "child is None or child not in reach"
@@ -237,6 +238,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 if g is not None:
                     if meta:
                         g = _validate(node, i, g, meta[i])
+                    nr = nrs[i]
                     buf = buffers_get(child)  # (inlined _add_to_buffer: the hot loop)
                     if buf is None:
                         buf = buffers[child] = [None] * child._num_outputs()
@@ -278,13 +280,13 @@ def _prune(root_edges, targets, capture):
     for node, _ in root_edges:
         if node not in seen:
             seen.add(node)
-            stack.append((node, iter(node.next_functions)))
+            stack.append((node, iter(node._next)))
     while stack:
         node, it = stack[-1]
-        for child, _ in it:
+        for child in it:
             if child is not None and child not in seen:
                 seen.add(child)
-                stack.append((child, iter(child.next_functions)))
+                stack.append((child, iter(child._next)))
                 break
         else:
             stack.pop()
@@ -294,7 +296,7 @@ def _prune(root_edges, targets, capture):
     for node in order:
         through = False
         if type(node) is not AccumulateGrad:
-            for child, _ in node.next_functions:
+            for child in node._next:
                 if child is not None and child in reach:
                     through = True
                     break
@@ -309,7 +311,7 @@ def _prune(root_edges, targets, capture):
     for node in order:
         if node not in reach:
             continue
-        for child, _ in node.next_functions:
+        for child in node._next:
             if child is not None and child in reach:
                 deps[child] = deps.get(child, 0) + 1
         deps.setdefault(node, 0)

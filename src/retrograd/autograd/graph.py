@@ -61,7 +61,11 @@ class Node:
 
     # The creation site is two slots, not a (file, line) tuple: one container fewer per
     # recorded op for the cyclic garbage collector to track and walk.
-    __slots__ = ("next_functions", "_seq", "_site_file", "_site_line", "__weakref__", "__dict__")
+    # Edges are two parallel tuples, ``_next`` (the child nodes, None for an input that
+    # needs no grad) and ``_next_nr`` (which output of each child; shared constants when all
+    # are 0), instead of PyTorch's tuple of pairs: one allocation per recorded op instead
+    # of three.  ``next_functions`` builds PyTorch's form on request.
+    __slots__ = ("_next", "_next_nr", "_seq", "_site_file", "_site_line", "__weakref__", "__dict__")
 
     _name = "Node"
     _call_on_none = False  # engine skips the node when every incoming grad is None
@@ -76,9 +80,21 @@ class Node:
     _in_meta = ()
 
     def __init__(self) -> None:
-        self.next_functions: tuple = ()
+        self._next: tuple = ()
+        self._next_nr: tuple = ()
         self._seq = next(_seq)
         self._site_file = None
+
+    @property
+    def next_functions(self) -> tuple:
+        """((node, output_nr), ...): where each input's gradient goes, as in PyTorch."""
+        return tuple(zip(self._next, self._next_nr))
+
+    @next_functions.setter
+    def next_functions(self, edges) -> None:
+        edges = tuple(edges)
+        self._next = tuple(n for n, _ in edges)
+        self._next_nr = tuple(nr for _, nr in edges)
 
     @property
     def _site(self) -> tuple[str, int] | None:
@@ -304,12 +320,12 @@ class OpNode(Node):
         saved = self.saved
         out = []
         append = out.append
-        nf = self.next_functions
+        nf = self._next
         plans = op.arg_plan
         i = -1
         for rule in op.rules:
             i += 1
-            if rule is None or nf[i][0] is None or (needed is not None and not needed[i]):
+            if rule is None or nf[i] is None or (needed is not None and not needed[i]):
                 append(None)
                 continue
             args = []
@@ -343,13 +359,13 @@ class OpNode(Node):
         dt = gd.dtype
         saved = self.saved
         static = self.static
-        nf = self.next_functions
+        nf = self._next
         plans = self.op.arg_plan
         out = []
         i = -1
         for rule in self.op.rules:
             i += 1
-            if rule is None or nf[i][0] is None or (needed is not None and not needed[i]):
+            if rule is None or nf[i] is None or (needed is not None and not needed[i]):
                 out.append(None)
                 continue
             args = []
