@@ -27,7 +27,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
 from ..autograd import graph as _graph
-from ..autograd.graph import OpNode, SavedTensor
+from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
 __all__ = ["OpDef", "primitive", "apply", "apply_inplace", "OPS"]
 
@@ -39,8 +39,8 @@ class OpDef:
     """One table entry (see the module docstring)."""
 
     __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
-                 "save_inputs", "save_out", "n_out", "node_cls", "doc", "differentiable", "errors", "meta",
-                 "array_rules")
+                 "save_inputs", "save_out", "saved_names", "n_out", "node_cls", "doc", "differentiable", "errors",
+                 "meta", "array_rules")
 
     def __repr__(self) -> str:
         return f"<op {self.name} -> {self.node_name}>"
@@ -75,9 +75,10 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
         raise TypeError(f"{name}: rules mention unknown names {sorted(mentioned - allowed)}")
     op.meta = tuple((f"{inp}_{kind}", i, kind) for i, inp in enumerate(op.inputs)
                     for kind in ("shape", "dtype") if f"{inp}_{kind}" in mentioned)
-    op.arg_plan = tuple(tuple(_plan_arg(a, op) for a in args) for args in op.rule_args)
     op.save_inputs = tuple(i for i, n in enumerate(op.inputs) if n in mentioned)
     op.save_out = "out" in mentioned
+    op.saved_names = tuple(op.inputs[i] for i in op.save_inputs) + (("out",) if op.save_out else ())
+    op.arg_plan = tuple(tuple(_plan_arg(a, op) for a in args) for args in op.rule_args)
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
     op.array_rules = array_rules and n_out == 1 and not op.meta and not any(
@@ -107,7 +108,7 @@ def _plan_arg(name: str, op: "OpDef") -> tuple:
     if name == "g":
         return (ARG_G, None)
     if name == "out" or name in op.inputs:
-        return (ARG_SAVED, name)
+        return (ARG_SAVED, 2 * op.saved_names.index(name))  # (entry, version) pairs
     if name in op.statics:
         return (ARG_STATIC, name)
     inp, _, kind = name.rpartition("_")
@@ -244,10 +245,17 @@ def _record(op: OpDef, tensors: tuple, static, out):
         _anomaly_mode.record_trace(node)
     saved = None
     if op.save_inputs:
-        saved = {}
-        names = op.inputs
-        for i in op.save_inputs:
-            saved[names[i]] = SavedTensor(tensors[i])
+        # (entry, version) pairs: the input itself and its version (see OpNode)
+        if _inference_used[0] or _saved_hooks_stack:
+            saved = []
+            for i in op.save_inputs:
+                saved += (SavedTensor(tensors[i]), None)
+        else:
+            saved = []
+            for i in op.save_inputs:
+                t = tensors[i]
+                vc = t._vc
+                saved += (t, 0 if vc is None else vc[0])
     if op.n_out == 1:
         res = _wrap(out, True, node, 0)
         node.out_meta = None
@@ -267,17 +275,17 @@ def _record(op: OpDef, tensors: tuple, static, out):
             # (else: the class default ``_in_meta = ()`` holds; no per-node __dict__ needed)
         if op.save_out:
             if saved is None:
-                saved = {}
-            saved["out"] = SavedTensor(res, is_output=True)
+                saved = []
+            saved += (SavedTensor(res, is_output=True), None)
     else:
         node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
         res = tuple(_wrap(o, True, node, i) for i, o in enumerate(out))
         node.out_meta = tuple((o.shape, res[i].dtype) for i, o in enumerate(out))
         if op.save_out:
             if saved is None:
-                saved = {}
-            saved["out"] = _SavedList([SavedTensor(r, is_output=True) for r in res])
-    node.saved = saved
+                saved = []
+            saved += (_SavedList([SavedTensor(r, is_output=True) for r in res]), None)
+    node.saved = None if saved is None else tuple(saved)
     return res
 
 
@@ -324,8 +332,10 @@ def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None):
         _write(target, res._data)
         gf = res._grad_fn
         # the node's output is now ``target`` (fix the saved output's version link)
-        if gf.saved and "out" in gf.saved:
-            gf.saved["out"] = SavedTensor(target, is_output=True)
+        if gf.saved and op.save_out:
+            s = list(gf.saved)
+            s[-2] = SavedTensor(target, is_output=True)
+            gf.saved = tuple(s)
         target._grad_fn = gf
         target._output_nr = 0
         target._requires_grad = True

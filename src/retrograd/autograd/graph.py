@@ -268,6 +268,14 @@ class SavedTensor:
             return self.tensor
         return Tensor._wrap(self.data, True, node, self.output_nr, vc=self.vc)
 
+    @classmethod
+    def _of_input(cls, t, version: int) -> "SavedTensor":
+        """A SavedTensor describing an input an OpNode saved directly as (tensor, version)."""
+        st = object.__new__(cls)
+        st.tensor, st.data, st.vc, st.version = t, None, t._vcounter(), version
+        st.output_nr, st.packed, st.unpack_hook, st.grad_fn_name = -1, None, None, None
+        return st
+
     def unpack_data(self, node):
         """The saved value's NumPy array (what ``unpack(node)._data`` gives, without a Tensor)."""
         if self.unpack_hook is None:
@@ -301,7 +309,15 @@ class SavedTensor:
 
 
 class OpNode(Node):
-    """The backward of one op-table entry: runs its per-input rules."""
+    """The backward of one op-table entry: runs its per-input rules.
+
+    ``saved`` is a flat tuple of (entry, version) pairs, one pair per name in
+    ``op.saved_names``.  An input saved in the common case (no saved-tensor hooks) is
+    the Tensor itself with the version it had; anything else (an output, which is kept
+    as raw data to avoid a reference cycle; a hooked or checked save) is a SavedTensor
+    (or list of them) with version None.  No SavedTensor objects and no dict per op:
+    recording is cheaper and leaves fewer objects for the cyclic garbage collector.
+    """
 
     __slots__ = ("op", "saved", "static", "released", "out_meta")
 
@@ -334,10 +350,14 @@ class OpNode(Node):
                     args.append(g)
                 elif kind == 1:  # a saved input or output
                     v = saved[key]
-                    if type(v) is SavedTensor:
+                    ver = saved[key + 1]
+                    if ver is None:
                         args.append(v.unpack(self))
                     else:
-                        args.append(v.unpack(self) if hasattr(v, "unpack") else v)
+                        vc = v._vc
+                        if (0 if vc is None else vc[0]) != ver:
+                            SavedTensor._of_input(v, ver)._raise_modified(self)
+                        args.append(v)
                 elif kind == 2:  # a static argument
                     args.append(self.static[key])
                 elif kind == 3:  # an input's shape
@@ -373,7 +393,15 @@ class OpNode(Node):
                 if kind == 0:  # g
                     args.append(gd)
                 elif kind == 1:  # a saved input or output
-                    a = saved[key].unpack_data(self)
+                    v = saved[key]
+                    ver = saved[key + 1]
+                    if ver is None:
+                        a = v.unpack_data(self)
+                    else:
+                        vc = v._vc
+                        if (0 if vc is None else vc[0]) != ver:
+                            SavedTensor._of_input(v, ver)._raise_modified(self)
+                        a = v._data
                     if a.dtype != dt:
                         return None
                     args.append(a)
@@ -392,6 +420,17 @@ class OpNode(Node):
             self.released = True
             self.saved = None
 
+    def saved_items(self) -> list:
+        """[(name, SavedTensor or list of them)] of what this node holds for backward."""
+        s = self.saved
+        if not s:
+            return []
+        out = []
+        for k, name in enumerate(self.op.saved_names):
+            v, ver = s[2 * k], s[2 * k + 1]
+            out.append((name, v if ver is None else SavedTensor._of_input(v, ver)))
+        return out
+
     def __getattr__(self, name: str) -> Any:
         # PyTorch exposes saved values as grad_fn._saved_<name>
         if name.startswith("_saved_"):
@@ -399,10 +438,9 @@ class OpNode(Node):
             key = {"self": "a"}.get(key, key)
             if self.released:
                 raise RuntimeError(FREED_MSG)
-            saved = self.saved or {}
-            if key in saved:
-                v = saved[key]
-                return v.unpack(self) if type(v) is SavedTensor else v
+            for k, v in self.saved_items():
+                if k == key:
+                    return v.unpack(self) if hasattr(v, "unpack") else v
             if self.static and key in self.static:
                 return self.static[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")

@@ -290,8 +290,8 @@ def _saved_nodes(m: Model, v: VNode, fn, names: dict, new_id, SavedTensor) -> No
     if getattr(fn, "released", False):
         v.lines.append("saved tensors: freed by backward")
         return
-    saved = getattr(fn, "saved", None) or {}
-    for key, s in saved.items():
+    items = fn.saved_items() if hasattr(fn, "saved_items") else []
+    for key, s in items:
         entries = [(key, s)] if type(s) is SavedTensor else (
             [(f"{key}[{i}]", e) for i, e in enumerate(s)] if isinstance(s, list) else [])
         for label, st in entries:
