@@ -183,20 +183,22 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                                 captured[pos] = gbuf[nr]
                     if not runs:
                         continue
-            if node._tensor_pre_hooks or node._retains:  # (skip the call: hot loop)
-                gbuf = _run_tensor_pre_hooks(node, gbuf)
-            if node._pre_hooks:
-                for hook in list(node._pre_hooks.values()):
-                    res = hook(tuple(gbuf))
-                    if res is not None:
-                        gbuf = list(res)
+            hooked = node._hooked
+            if hooked:
+                if node._tensor_pre_hooks or node._retains:
+                    gbuf = _run_tensor_pre_hooks(node, gbuf)
+                if node._pre_hooks:
+                    for hook in list(node._pre_hooks.values()):
+                        res = hook(tuple(gbuf))
+                        if res is not None:
+                            gbuf = list(res)
             if type(node) is _AccumulateGrad:
                 if gbuf[0] is not None:
                     t0 = _prof_begin() if profiling else None
                     _accumulate_leaf(node, gbuf[0], run)
                     if t0 is not None:
                         _prof_end(node, t0)
-                if node._post_hooks:
+                if hooked and node._post_hooks:
                     for hook in list(node._post_hooks.values()):
                         hook((), tuple(gbuf))
                 continue
@@ -216,7 +218,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         _prof_end(node, t0)
             else:
                 grads_in = node.apply(gbuf, mask)
-            if node._post_hooks:
+            if hooked and node._post_hooks:
                 for hook in list(node._post_hooks.values()):
                     res = hook(tuple(grads_in), tuple(gbuf))
                     if res is not None:
@@ -371,12 +373,24 @@ def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
 
 
 def _sum_into(cur, g, owned: dict):
-    """``cur + g`` for a gradient buffer: in place when ``cur`` is a sum this run made."""
+    """``cur + g`` for a gradient buffer, reusing ``cur`` when it is a sum this run made.
+
+    (Not while recording a graph: the caller checks.)  Same shape and dtype: NumPy
+    directly; a big owned sum is added into in place, a small one rebound (NumPy's
+    in-place add costs twice its plain add on tiny arrays).  Otherwise the Tensor op.
+    """
     cd, gd = cur._data, g._data
-    if id(cur) in owned and cd.shape == gd.shape and cd.dtype == gd.dtype:
-        cd += gd
-        return cur
-    s = cur + g
+    if cd.shape == gd.shape and cd.dtype == gd.dtype:
+        if id(cur) in owned:
+            if cd.size > 64:
+                cd += gd
+            else:
+                s = cd + gd
+                cur._data = s if type(s) is np.ndarray else np.array(s)
+            return cur
+        s = _wrap(cd + gd, False, None, 0)
+    else:
+        s = cur + g
     owned[id(s)] = s
     return s
 
@@ -460,3 +474,11 @@ def _prof_begin() -> float:
 
 def _prof_end(node, t0) -> None:
     _prof_state.end_node(node.name(), t0)
+
+
+def _wrap(data, requires_grad, grad_fn, output_nr):
+    global _wrap
+    from .._tensor import Tensor
+
+    _wrap = Tensor._wrap  # (bound on first use: the Tensor module imports this one)
+    return _wrap(data, requires_grad, grad_fn, output_nr)

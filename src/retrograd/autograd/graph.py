@@ -56,6 +56,27 @@ def _creation_site() -> tuple[str, int] | None:
     return None
 
 
+class _HookField:
+    """A node field that is None until set; setting it marks the node ``_hooked``.
+
+    The engine checks the one flag per node instead of four hook fields, and looks at
+    the fields only on hooked nodes.
+    """
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        return obj.__dict__.get(self.name)
+
+    def __set__(self, obj, value) -> None:
+        d = obj.__dict__
+        d[self.name] = value
+        d["_hooked"] = True
+
+
 class Node:
     """Base class of backward functions (``grad_fn``)."""
 
@@ -71,10 +92,11 @@ class Node:
     _call_on_none = False  # engine skips the node when every incoming grad is None
     # Rarely set per node: class-level defaults, so recording a node writes only what it uses
     # (an instance that sets one gets it in its __dict__).
-    _post_hooks = None
-    _pre_hooks = None
-    _tensor_pre_hooks = None  # {output_nr: HookDict}
-    _retains = None  # {output_nr: weakref to a tensor that retains its grad}
+    _hooked = False  # set by the four fields below: the engine's one check per node
+    _post_hooks = _HookField()
+    _pre_hooks = _HookField()
+    _tensor_pre_hooks = _HookField()  # {output_nr: HookDict}
+    _retains = _HookField()  # {output_nr: weakref to a tensor that retains its grad}
     _metadata = None
     _trace = None
     _in_meta = ()
