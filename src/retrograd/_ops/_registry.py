@@ -27,6 +27,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
 from ..autograd import graph as _graph
+from ..autograd._array_backward import compile_array_backward
 from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
 __all__ = ["OpDef", "primitive", "apply", "apply_inplace", "OPS"]
@@ -40,7 +41,7 @@ class OpDef:
 
     __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
                  "save_inputs", "save_out", "saved_names", "n_out", "node_cls", "doc", "differentiable", "errors",
-                 "meta", "array_rules")
+                 "meta", "array_rules", "array_backward")
 
     def __repr__(self) -> str:
         return f"<op {self.name} -> {self.node_name}>"
@@ -83,6 +84,7 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.differentiable = any(r is not None for r in op.rules)
     op.array_rules = array_rules and n_out == 1 and not op.meta and not any(
         kind > ARG_STATIC for plan in op.arg_plan for kind, _ in plan)
+    op.array_backward = compile_array_backward(op.rules, op.arg_plan, _wrap) if op.array_rules else None
     # A few of PyTorch's nodes are C++ classes whose name() is qualified
     # ("torch::autograd::CopyBackwards") while the Python type and repr are not.
     cls_name = op.node_name.rpartition("::")[2]

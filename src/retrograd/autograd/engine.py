@@ -150,9 +150,10 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     _AccumulateGrad = AccumulateGrad
     has_targets = targets is not None
     deps_get = deps.get
-    # Gradient sums the engine made itself (id -> Tensor, held so ids stay unique): later
-    # gradients for the same buffer are added into them in place instead of allocating a
-    # new Tensor per addition.  Not while recording a graph (create_graph) or profiling.
+    # Gradient sums the engine made itself ({node: {output_nr: Tensor}}, dropped when the
+    # node runs): later gradients for the same buffer are added into them instead of
+    # allocating a new Tensor per addition.  Not while recording a graph (create_graph)
+    # or profiling.
     owned: dict = {}
     sum_in_place = not create_graph and not profiling
     try:
@@ -167,10 +168,8 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
             gbuf = buffers_pop(node, None)
             if gbuf is None:
                 gbuf = [None] * node._num_outputs()
-            elif owned:  # these sums are complete now: no more adding into them in place
-                for t in gbuf:
-                    if t is not None:
-                        owned.pop(id(t), None)
+            elif owned:  # this node's sums are complete now: no more adding into them in place
+                owned.pop(node, None)
             if has_targets:
                 runs = node in execute
                 if node in targets:
@@ -250,7 +249,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         if cur is None:
                             buf[nr] = g
                         elif sum_in_place:
-                            buf[nr] = _sum_into(cur, g, owned)
+                            buf[nr] = _sum_into(cur, g, owned, child, nr)
                         else:
                             buf[nr] = cur + g
                 d -= 1
@@ -372,7 +371,7 @@ def _add_to_buffer(buffers: dict, node, nr: int, g) -> None:
     buf[nr] = g if cur is None else cur + g
 
 
-def _sum_into(cur, g, owned: dict):
+def _sum_into(cur, g, owned: dict, node, nr: int):
     """``cur + g`` for a gradient buffer, reusing ``cur`` when it is a sum this run made.
 
     (Not while recording a graph: the caller checks.)  Same shape and dtype: NumPy
@@ -380,8 +379,9 @@ def _sum_into(cur, g, owned: dict):
     in-place add costs twice its plain add on tiny arrays).  Otherwise the Tensor op.
     """
     cd, gd = cur._data, g._data
+    mine = owned.get(node)
     if cd.shape == gd.shape and cd.dtype == gd.dtype:
-        if id(cur) in owned:
+        if mine is not None and mine.get(nr) is cur:
             if cd.size > 64:
                 cd += gd
             else:
@@ -391,7 +391,10 @@ def _sum_into(cur, g, owned: dict):
         s = _wrap(cd + gd, False, None, 0)
     else:
         s = cur + g
-    owned[id(s)] = s
+    if mine is None:
+        owned[node] = {nr: s}
+    else:
+        mine[nr] = s
     return s
 
 

@@ -351,7 +351,7 @@ class OpNode(Node):
         if self.released:
             raise RuntimeError(FREED_MSG)
         if op.array_rules and not _grad_state.enabled and not _prof_state.on:
-            out = self._apply_on_arrays(grads[0], needed)
+            out = op.array_backward(self, grads[0], needed)  # (autograd/_array_backward.py)
             if out is not None:
                 return out
         g = grads[0] if op.n_out == 1 else _materialize(grads, self.out_meta)
@@ -389,52 +389,6 @@ class OpNode(Node):
 
                     args.append(from_numpy_dtype(self._in_meta[key][1]))
             append(rule(*args))
-        return out
-
-    def _apply_on_arrays(self, g, needed):
-        """First-order backward of an ``array_rules`` op on NumPy arrays (see ``primitive``).
-
-        None when some argument is not an array of the gradient's dtype (a mixed-dtype
-        op, a tensor-valued static): the caller then runs the rules on Tensors.
-        """
-        gd = g._data
-        dt = gd.dtype
-        saved = self.saved
-        static = self.static
-        nf = self._next
-        plans = self.op.arg_plan
-        out = []
-        i = -1
-        for rule in self.op.rules:
-            i += 1
-            if rule is None or nf[i] is None or (needed is not None and not needed[i]):
-                out.append(None)
-                continue
-            args = []
-            for kind, key in plans[i]:
-                if kind == 0:  # g
-                    args.append(gd)
-                elif kind == 1:  # a saved input or output
-                    v = saved[key]
-                    ver = saved[key + 1]
-                    if ver is None:
-                        a = v.unpack_data(self)
-                    else:
-                        vc = v._vc
-                        if (0 if vc is None else vc[0]) != ver:
-                            SavedTensor._of_input(v, ver)._raise_modified(self)
-                        a = v._data
-                    if a.dtype != dt:
-                        return None
-                    args.append(a)
-                else:  # a static argument
-                    v = static[key]
-                    if type(v) is not float and type(v) is not int:
-                        return None
-                    args.append(v)
-            r = rule(*args)
-            # (an identity rule hands the incoming Tensor on, as the Tensor path does)
-            out.append(g if r is gd else _wrap(r, False, None, 0))
         return out
 
     def release(self) -> None:
@@ -647,10 +601,3 @@ from .profiler import _state as _prof_state  # noqa: E402
 
 _grad_state = grad_mode.state
 
-
-def _wrap(data, requires_grad, grad_fn, output_nr):
-    global _wrap
-    from .._tensor import Tensor
-
-    _wrap = Tensor._wrap
-    return _wrap(data, requires_grad, grad_fn, output_nr)

@@ -1,0 +1,96 @@
+"""First-order backward of ``array_rules`` ops, compiled per op into one plain function.
+
+An op declared with ``array_rules=True`` (see ``_ops/_registry.primitive``) has rules that
+are plain arithmetic, so when no graph is being recorded they may run on the NumPy arrays
+directly.  Interpreting the op's argument plan for every node costs more than the
+arithmetic on small tensors, so each such op gets a function generated from its plan,
+for example for ``mul`` (saved ``a`` and ``b``)::
+
+    def backward(node, g, needed):
+        gd = g._data
+        dt = gd.dtype
+        saved = node.saved
+        nf = node._next
+        a0 = _load(saved, 0, node, dt)      # the array of saved input 'a', version-checked
+        if a0 is None: return None          # not an array of the gradient's dtype
+        a1 = _load(saved, 2, node, dt)
+        if a1 is None: return None
+        out = [None, None]
+        if nf[0] is not None and (needed is None or needed[0]):
+            r = rule0(gd, a1)
+            out[0] = g if r is gd else _wrap(r, False, None, 0)
+        ...
+        return out
+
+It returns None when some argument does not qualify (a mixed-dtype op, a tensor-valued
+static): the node then runs its rules on Tensors as usual.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .graph import SavedTensor
+
+__all__ = ["compile_array_backward"]
+
+ARG_G, ARG_SAVED, ARG_STATIC = 0, 1, 2  # the plan kinds an array_rules op may use (see _registry)
+
+
+def _load(saved: tuple, j: int, node, dt):
+    """The array of saved entry ``j`` (an (entry, version) pair), or None if not of dtype ``dt``."""
+    v = saved[j]
+    ver = saved[j + 1]
+    if ver is None:
+        a = v.unpack_data(node)
+    else:
+        vc = v._vc
+        if (0 if vc is None else vc[0]) != ver:
+            SavedTensor._of_input(v, ver)._raise_modified(node)
+        a = v._data
+    return a if a.dtype == dt else None
+
+
+def _number(static: dict, key: str):
+    """A static argument usable in array arithmetic (a Python number), else None."""
+    v = static[key]
+    t = type(v)
+    return v if t is float or t is int else None
+
+
+def compile_array_backward(rules: tuple, arg_plan: tuple, wrap: Callable) -> Callable:
+    """``backward(node, g, needed) -> list | None`` for an op's array rules and plan."""
+    lines = ["def backward(node, g, needed):",
+             "    gd = g._data",
+             "    dt = gd.dtype",
+             "    saved = node.saved",
+             "    static = node.static",
+             "    nf = node._next"]
+    names: dict = {}  # plan entry -> local variable
+    for plan in arg_plan:
+        for kind, key in plan:
+            if kind == ARG_G or (kind, key) in names:
+                continue
+            var = f"a{len(names)}"
+            names[(kind, key)] = var
+            if kind == ARG_SAVED:
+                lines.append(f"    {var} = _load(saved, {key}, node, dt)")
+            elif kind == ARG_STATIC:
+                lines.append(f"    {var} = _number(static, {key!r})")
+            else:
+                raise ValueError(f"array rules cannot use plan kind {kind}")
+            lines.append(f"    if {var} is None:")
+            lines.append("        return None")
+    lines.append(f"    out = [None] * {len(rules)}")
+    env = {"_load": _load, "_number": _number, "_wrap": wrap}
+    for i, (rule, plan) in enumerate(zip(rules, arg_plan)):
+        if rule is None:
+            continue
+        env[f"rule{i}"] = rule
+        args = ", ".join("gd" if kind == ARG_G else names[(kind, key)] for kind, key in plan)
+        lines.append(f"    if nf[{i}] is not None and (needed is None or needed[{i}]):")
+        lines.append(f"        r = rule{i}({args})")
+        # (an identity rule hands the incoming Tensor on, as the Tensor path does)
+        lines.append(f"        out[{i}] = g if r is gd else _wrap(r, False, None, 0)")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), "<array backward>", "exec"), env)
+    return env["backward"]

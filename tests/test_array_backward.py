@@ -1,0 +1,70 @@
+"""The first-order backward of array_rules ops (add/sub/mul/neg/rsub) runs on NumPy arrays.
+
+It must give exactly what the Tensor rules give (those run under create_graph=True), fall
+back to them when the arrays do not qualify, and keep the engine's checks.
+"""
+import numpy as np
+import pytest
+import torch
+
+import retrograd as rg
+from retrograd._ops import OPS
+
+
+def _grads(create_graph: bool, fn, *arrays, dtypes=None):
+    dtypes = dtypes or [np.float32] * len(arrays)
+    xs = [rg.tensor(a.astype(d), requires_grad=True) for a, d in zip(arrays, dtypes)]
+    out = fn(*xs)
+    gs = rg.autograd.grad(out.sum(), xs, create_graph=create_graph)
+    return [g.detach().numpy() for g in gs], [g.dtype for g in gs]
+
+
+CASES = [
+    ("mul", lambda a, b: a * b),
+    ("add", lambda a, b: a + b),
+    ("sub", lambda a, b: a - b),
+    ("add alpha", lambda a, b: rg.add(a, b, alpha=2.5)),
+    ("sub alpha", lambda a, b: rg.sub(a, b, alpha=-0.5)),
+    ("rsub", lambda a, b: rg.rsub(a, b, alpha=3)),
+    ("neg then mul", lambda a, b: -a * b),
+    ("scalar rsub", lambda a, b: (2 - a) * b),
+]
+
+
+@pytest.mark.parametrize("name,fn", CASES, ids=[c[0] for c in CASES])
+def test_array_path_equals_tensor_path(name, fn):
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((3, 4)), rng.standard_normal((4,))  # broadcasting too
+    fast, fast_dt = _grads(False, fn, a, b)
+    slow, slow_dt = _grads(True, fn, a, b)
+    assert fast_dt == slow_dt
+    for f, s in zip(fast, slow):
+        np.testing.assert_array_equal(f, s)
+
+
+def test_mixed_dtypes_fall_back_and_keep_each_inputs_dtype():
+    a, b = np.arange(3.0), np.arange(1.0, 4.0)
+    gs, dts = _grads(False, lambda x, y: x * y, a, b, dtypes=[np.float32, np.float64])
+    assert dts == [rg.float32, rg.float64]
+    ta = torch.tensor(a, dtype=torch.float32, requires_grad=True)
+    tb = torch.tensor(b, dtype=torch.float64, requires_grad=True)
+    (ta * tb).sum().backward()
+    np.testing.assert_allclose(gs[0], ta.grad.numpy())
+    np.testing.assert_allclose(gs[1], tb.grad.numpy())
+
+
+def test_modified_saved_input_is_still_caught():
+    a = rg.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 1
+    c = b * a
+    b.add_(1)
+    with pytest.raises(RuntimeError, match="is at version 1; expected version 0 instead"):
+        c.sum().backward()
+
+
+def test_only_pure_arithmetic_ops_are_array_ops():
+    fast = {name for name, op in OPS.items() if op.array_rules}
+    assert {"add", "sub", "mul", "neg", "rsub"} <= fast
+    assert "div" not in fast  # its rules would warn on division by zero in NumPy
+    for name in fast:
+        assert OPS[name].array_backward is not None
