@@ -222,7 +222,8 @@ def _record(op: OpDef, tensors: tuple, static, out):
     node._seq = _next_seq()
     node.op = op
     node.static = static
-    node.released = False
+    if len(tensors) == 2 and op.n_out == 1 and not op.meta:
+        return _record_binary(node, op, tensors, out)
     if len(tensors) == 2:
         a, b = tensors
         # (_edge_node inlined for the common binary op)
@@ -260,7 +261,6 @@ def _record(op: OpDef, tensors: tuple, static, out):
                 saved += (t, 0 if vc is None else vc[0])
     if op.n_out == 1:
         res = _wrap(out, True, node, 0)
-        node.out_meta = None
         # Input shapes/dtypes let the engine reduce broadcast grads and cast them back.
         # When every input already matches the output (and no rule reads them), the
         # engine has nothing to do: skip the tuples.
@@ -288,6 +288,52 @@ def _record(op: OpDef, tensors: tuple, static, out):
                 saved = []
             saved += (_SavedList([SavedTensor(r, is_output=True) for r in res]), None)
     node.saved = None if saved is None else tuple(saved)
+    return res
+
+
+def _record_binary(node, op: OpDef, tensors: tuple, out):
+    """_record for the most common node: two inputs, one output (add, mul, matmul, ...).
+
+    The same steps as the general path, unrolled: every recorded binary op runs this.
+    """
+    a, b = tensors
+    ca = a._grad_fn
+    if ca is None and a._requires_grad:
+        ca = a._grad_accumulator()
+    cb = b._grad_fn
+    if cb is None and b._requires_grad:
+        cb = b._grad_accumulator()
+    node._next = (ca, cb)
+    node._next_nr = _ZEROS2 if not (a._output_nr or b._output_nr) else (
+        a._output_nr if ca is a._grad_fn else 0, b._output_nr if cb is b._grad_fn else 0)
+    if record_sites:
+        _site(node)
+    else:
+        node._site_file = None
+    if _anomaly.enabled:
+        _anomaly_mode.record_trace(node)
+    res = _wrap(out, True, node, 0)
+    od, ad, bd = res._data, a._data, b._data
+    dt = od.dtype
+    if ad.dtype is not dt or bd.dtype is not dt or ad.shape != od.shape or bd.shape != od.shape:
+        node._in_meta = ((ad.shape, ad.dtype), (bd.shape, bd.dtype))
+    si = op.save_inputs
+    if not si:
+        saved = None
+    elif _inference_used[0] or _saved_hooks_stack:
+        saved = ()
+        for i in si:
+            saved += (SavedTensor(tensors[i]), None)
+    elif len(si) == 2:
+        va, vb = a._vc, b._vc
+        saved = (a, 0 if va is None else va[0], b, 0 if vb is None else vb[0])
+    else:
+        t = tensors[si[0]]
+        vc = t._vc
+        saved = (t, 0 if vc is None else vc[0])
+    if op.save_out:
+        saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
+    node.saved = saved
     return res
 
 

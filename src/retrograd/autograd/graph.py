@@ -330,6 +330,13 @@ class SavedTensor:
         )
 
 
+class _Released(tuple):
+    """The (empty, falsy) ``saved`` of a node whose saved tensors were freed."""
+
+
+_RELEASED = _Released()
+
+
 class OpNode(Node):
     """The backward of one op-table entry: runs its per-input rules.
 
@@ -341,14 +348,20 @@ class OpNode(Node):
     recording is cheaper and leaves fewer objects for the cyclic garbage collector.
     """
 
-    __slots__ = ("op", "saved", "static", "released", "out_meta")
+    __slots__ = ("op", "saved", "static")
+    out_meta = None  # ((shape, dtype), ...) of a multi-output op's outputs (set in __dict__)
+
+    @property
+    def released(self) -> bool:
+        """Whether a backward without retain_graph has freed what this node saved."""
+        return self.saved is _RELEASED
 
     def _num_outputs(self) -> int:
         return self.op.n_out
 
     def apply(self, grads: list, needed: tuple | None = None) -> list:
         op = self.op
-        if self.released:
+        if self.saved is _RELEASED:
             raise RuntimeError(FREED_MSG)
         if op.array_rules and not _grad_state.enabled and not _prof_state.on:
             out = op.array_backward(self, grads[0], needed)  # (autograd/_array_backward.py)
@@ -393,8 +406,7 @@ class OpNode(Node):
 
     def release(self) -> None:
         if self.saved:
-            self.released = True
-            self.saved = None
+            self.saved = _RELEASED
 
     def saved_items(self) -> list:
         """[(name, SavedTensor or list of them)] of what this node holds for backward."""
