@@ -30,7 +30,7 @@ from ..autograd import graph as _graph
 from ..autograd._array_backward import compile_array_backward
 from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
-__all__ = ["OpDef", "primitive", "apply", "apply_inplace", "OPS"]
+__all__ = ["OpDef", "primitive", "apply", "apply_binary", "apply_inplace", "OPS"]
 
 OPS: dict[str, "OpDef"] = {}
 _state = grad_mode.state
@@ -197,6 +197,23 @@ def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
     if op.n_out == 1:
         return _wrap(out, False, None, 0)
     return tuple(_wrap(o, False, None, 0) for o in out)
+
+
+def apply_binary(op: OpDef, a, b):
+    """``apply(op, (a, b))`` for a single-output op without statics or dtype cast.
+
+    The path of ``+ - * /`` between tensors of one dtype (and of every backward rule
+    that records a graph): the general function's branches, unrolled.
+    """
+    if _PROFILE:
+        return _profiled(op, (a, b), None, None)
+    try:
+        out = op.forward(a._data, b._data)
+    except (ValueError, IndexError, TypeError) as exc:
+        raise _translate(op, (a, b), exc) from None
+    if (a._requires_grad or b._requires_grad) and _state.enabled and op.differentiable:
+        return _record(op, (a, b), None, out)
+    return _wrap(out, False, None, 0)
 
 
 _PROFILE = False  # set by autograd.profiler.profile while it records

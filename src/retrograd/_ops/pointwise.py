@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor
 from ._common import binary_operands, float_dtype_for, scalar_tensor
-from ._registry import apply, apply_inplace, primitive
+from ._registry import apply, apply_binary, apply_inplace, primitive
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative", "pow",
            "exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs",
@@ -74,7 +74,10 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
     """
     a, b, cast = binary_operands(input, other, "add")
     # (add/sub/mul/div run for every operator and inside every backward rule: keep them lean)
-    r = apply(_add, (a, b), None, cast) if alpha == 1 else apply(_add_alpha, (a, b), {"alpha": alpha}, cast)
+    if alpha == 1:
+        r = apply_binary(_add, a, b) if cast is None else apply(_add, (a, b), None, cast)
+    else:
+        r = apply(_add_alpha, (a, b), {"alpha": alpha}, cast)
     return r if out is None else _out(r, out)
 
 
@@ -83,7 +86,10 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     a, b, cast = binary_operands(input, other, "sub")
     if a._data.dtype.kind == "b":
         _bool_sub_check(a, b)
-    r = apply(_sub, (a, b), None, cast) if alpha == 1 else apply(_sub_alpha, (a, b), {"alpha": alpha}, cast)
+    if alpha == 1:
+        r = apply_binary(_sub, a, b) if cast is None else apply(_sub, (a, b), None, cast)
+    else:
+        r = apply(_sub_alpha, (a, b), {"alpha": alpha}, cast)
     return r if out is None else _out(r, out)
 
 
@@ -104,7 +110,7 @@ def rsub(input, other, *, alpha=1) -> Tensor:
 def mul(input, other, *, out=None) -> Tensor:
     """Elementwise product with broadcasting."""
     a, b, cast = binary_operands(input, other, "mul")
-    r = apply(_mul, (a, b), None, cast)
+    r = apply_binary(_mul, a, b) if cast is None else apply(_mul, (a, b), None, cast)
     return r if out is None else _out(r, out)
 
 
@@ -120,7 +126,7 @@ def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
         return _out(_rounded_div(a, b, cast, rounding_mode), out)
     if (a._data.dtype.kind != "f") if cast is None else not cast.is_floating_point:
         cast = D.get_default_dtype()  # integer / integer is a float division
-    r = apply(_div, (a, b), None, cast)
+    r = apply_binary(_div, a, b) if cast is None else apply(_div, (a, b), None, cast)
     return r if out is None else _out(r, out)
 
 
