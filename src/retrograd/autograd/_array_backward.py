@@ -50,6 +50,10 @@ def _load(saved: tuple, j: int, node, dt):
     return a if a.dtype == dt else None
 
 
+def _modified(t, version: int, node) -> None:
+    SavedTensor._of_input(t, version)._raise_modified(node)
+
+
 def _number(static: dict, key: str):
     """A static argument usable in array arithmetic (a Python number), else None."""
     v = static[key]
@@ -72,8 +76,16 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, wrap: Callable) -> Cal
                 continue
             var = f"a{len(names)}"
             names[(kind, key)] = var
-            if kind == ARG_SAVED:
-                lines.append(f"    {var} = _load(saved, {key}, node, dt)")
+            if kind == ARG_SAVED:  # (_load inlined for a directly saved input)
+                lines += [f"    v = saved[{key}]",
+                          f"    ver = saved[{key + 1}]",
+                          "    if ver is None:",
+                          f"        {var} = _load(saved, {key}, node, dt)",
+                          "    else:",
+                          "        vc = v._vc",
+                          "        if vc is not None and vc[0] != ver:",
+                          "            _modified(v, ver, node)",
+                          f"        {var} = v._data if v._data.dtype == dt else None"]
             elif kind == ARG_STATIC:
                 lines.append(f"    {var} = _number(static, {key!r})")
             else:
@@ -81,7 +93,7 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, wrap: Callable) -> Cal
             lines.append(f"    if {var} is None:")
             lines.append("        return None")
     lines.append(f"    out = [None] * {len(rules)}")
-    env = {"_load": _load, "_number": _number, "_wrap": wrap}
+    env = {"_load": _load, "_number": _number, "_wrap": wrap, "_modified": _modified}
     for i, (rule, plan) in enumerate(zip(rules, arg_plan)):
         if rule is None:
             continue
