@@ -239,6 +239,11 @@ def _record(op: OpDef, tensors: tuple, static, out):
     node._seq = _next_seq()
     node.op = op
     node.static = static
+    # (here, not in the helpers below: _site's frame arithmetic assumes this depth)
+    if record_sites:
+        _site(node)
+    else:
+        node._site_file = None
     if len(tensors) == 2 and op.n_out == 1 and not op.meta:
         return _record_binary(node, op, tensors, out)
     if len(tensors) == 2:
@@ -257,10 +262,6 @@ def _record(op: OpDef, tensors: tuple, static, out):
         node._next = tuple([_edge_node(t) for t in tensors])
         nrs = tuple([t._output_nr if t._grad_fn is not None else 0 for t in tensors])
         node._next_nr = _ZEROS.get(len(nrs), nrs) if not any(nrs) else nrs
-    if record_sites:
-        _site(node)
-    else:
-        node._site_file = None
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
     saved = None
@@ -323,10 +324,6 @@ def _record_binary(node, op: OpDef, tensors: tuple, out):
     node._next = (ca, cb)
     node._next_nr = _ZEROS2 if not (a._output_nr or b._output_nr) else (
         a._output_nr if ca is a._grad_fn else 0, b._output_nr if cb is b._grad_fn else 0)
-    if record_sites:
-        _site(node)
-    else:
-        node._site_file = None
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
     res = _wrap(out, True, node, 0)
