@@ -12,6 +12,7 @@ run_backward(roots, grads, ...):
 """
 from __future__ import annotations
 
+import collections
 import heapq
 import itertools
 import threading
@@ -129,12 +130,19 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
         run.fresh.add(id(g._data))
         _add_to_buffer(buffers, node, nr, g)
 
+    # Ready nodes run newest first (a heap on -creation number, unique per node) except
+    # leaves' AccumulateGrad sinks, which PyTorch runs as soon as they are ready, first
+    # ready first: they wait in ``sinks`` (FIFO), checked before the heap.
     ready = []
-    counter = itertools.count()  # ties (every AccumulateGrad has the same _seq): first ready, first run
+    sinks = collections.deque()
     heappush, heappop = heapq.heappush, heapq.heappop
+    _AccumulateGrad = AccumulateGrad
     for node in dict.fromkeys(n for n, _ in root_edges):  # each root once
         if deps.get(node, 0) == 0 and node in buffers:
-            heappush(ready, (-node._seq, next(counter), node))
+            if type(node) is _AccumulateGrad:
+                sinks.append(node)
+            else:
+                heappush(ready, (-node._seq, node))
     _local.stack.append(run)
     prev_mode = grad_mode.state.enabled
     grad_mode.state.enabled = create_graph
@@ -147,7 +155,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     heappushpop = heapq.heappushpop
     buffers_pop = buffers.pop
     buffers_get = buffers.get
-    _AccumulateGrad = AccumulateGrad
+    sinks_pop = sinks.popleft
     has_targets = targets is not None
     deps_get = deps.get
     # Gradient sums the engine made itself ({node: {output_nr: Tensor}}, dropped when the
@@ -158,11 +166,13 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     sum_in_place = not create_graph and not profiling
     try:
         while True:
-            if pending is not None:
-                node = (heappushpop(ready, pending) if ready else pending)[2]
+            if sinks:
+                node = sinks_pop()
+            elif pending is not None:
+                node = (heappushpop(ready, pending) if ready else pending)[1]
                 pending = None
             elif ready:
-                node = heappop(ready)[2]
+                node = heappop(ready)[1]
             else:
                 break
             gbuf = buffers_pop(node, None)
@@ -242,7 +252,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                     nr = nrs[i]
                     buf = buffers_get(child)  # (inlined _add_to_buffer: the hot loop)
                     if buf is None:
-                        buf = buffers[child] = [None] * child._num_outputs()
+                        buf = buffers[child] = [None] * (child._n_fixed or child._num_outputs())
                         buf[nr] = g
                     else:
                         cur = buf[nr]
@@ -255,11 +265,12 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 d -= 1
                 deps[child] = d
                 if d == 0:
-                    item = (-child._seq, next(counter), child)
-                    if pending is None:
-                        pending = item
+                    if type(child) is _AccumulateGrad:
+                        sinks.append(child)
+                    elif pending is None:
+                        pending = (-child._seq, child)
                     else:
-                        heappush(ready, item)
+                        heappush(ready, (-child._seq, child))
     finally:
         grad_mode.state.enabled = prev_mode
         _local.stack.pop()

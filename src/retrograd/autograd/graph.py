@@ -92,6 +92,7 @@ class Node:
     _call_on_none = False  # engine skips the node when every incoming grad is None
     # Rarely set per node: class-level defaults, so recording a node writes only what it uses
     # (an instance that sets one gets it in its __dict__).
+    _n_fixed = 0  # the number of outputs when every node of the class has the same (0: ask _num_outputs)
     _hooked = False  # set by the four fields below: the engine's one check per node
     _post_hooks = _HookField()
     _pre_hooks = _HookField()
@@ -447,6 +448,7 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable", "_post_acc_hooks")
     _name = "torch::autograd::AccumulateGrad"
+    _n_fixed = 1
 
     def __init__(self, variable) -> None:
         super().__init__()
