@@ -155,16 +155,17 @@ def _site(node) -> None:
     except ValueError:  # a shallow stack (apply() called near the outermost frame)
         f = _getframe(1)
     while f is not None:
-        fn = f.f_code.co_filename
+        code = f.f_code
+        fn = code.co_filename
         inside = _inside.get(fn)
         if inside is None:
             inside = _inside[fn] = f.f_globals.get("__name__", "").startswith("retrograd")
         if not inside:
-            node._site_file = fn
-            node._site_line = f.f_lineno
+            node._site_code = code
+            node._site_at = f.f_lasti
             return
         f = f.f_back
-    node._site_file = None
+    node._site_code = None
 
 
 def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
@@ -243,7 +244,7 @@ def _record(op: OpDef, tensors: tuple, static, out):
     if record_sites:
         _site(node)
     else:
-        node._site_file = None
+        node._site_code = None
     if len(tensors) == 2 and op.n_out == 1 and not op.meta:
         return _record_binary(node, op, tensors, out)
     if len(tensors) == 2:

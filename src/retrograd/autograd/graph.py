@@ -56,6 +56,14 @@ def _creation_site() -> tuple[str, int] | None:
     return None
 
 
+def _line_at(code, offset: int) -> int | None:
+    """The source line of bytecode ``offset`` in ``code`` (what ``frame.f_lineno`` gives)."""
+    for start, end, line in code.co_lines():
+        if start <= offset < end:
+            return line
+    return code.co_firstlineno
+
+
 class _HookField:
     """A node field that is None until set; setting it marks the node ``_hooked``.
 
@@ -80,13 +88,14 @@ class _HookField:
 class Node:
     """Base class of backward functions (``grad_fn``)."""
 
-    # The creation site is two slots, not a (file, line) tuple: one container fewer per
-    # recorded op for the cyclic garbage collector to track and walk.
+    # The creation site is two slots, the code object and the bytecode offset, not a
+    # (file, line) tuple: one container fewer per recorded op for the garbage collector,
+    # and the line number (a linear walk of the line table) is found only when asked.
     # Edges are two parallel tuples, ``_next`` (the child nodes, None for an input that
     # needs no grad) and ``_next_nr`` (which output of each child; shared constants when all
     # are 0), instead of PyTorch's tuple of pairs: one allocation per recorded op instead
     # of three.  ``next_functions`` builds PyTorch's form on request.
-    __slots__ = ("_next", "_next_nr", "_seq", "_site_file", "_site_line", "__weakref__", "__dict__")
+    __slots__ = ("_next", "_next_nr", "_seq", "_site_code", "_site_at", "__weakref__", "__dict__")
 
     _name = "Node"
     _call_on_none = False  # engine skips the node when every incoming grad is None
@@ -106,7 +115,7 @@ class Node:
         self._next: tuple = ()
         self._next_nr: tuple = ()
         self._seq = next(_seq)
-        self._site_file = None
+        self._site_code = None
 
     @property
     def next_functions(self) -> tuple:
@@ -122,15 +131,17 @@ class Node:
     @property
     def _site(self) -> tuple[str, int] | None:
         """(file, line) of the user code that created this node, or None."""
-        f = self._site_file
-        return None if f is None else (f, self._site_line)
+        code = self._site_code
+        if code is None:
+            return None
+        at = self._site_at
+        if at is None:  # set as a (file, line) pair
+            return code
+        return (code.co_filename, _line_at(code, at))
 
     @_site.setter
     def _site(self, site: tuple[str, int] | None) -> None:
-        if site is None:
-            self._site_file = None
-        else:
-            self._site_file, self._site_line = site
+        self._site_code, self._site_at = site, None
 
     # ---- PyTorch's public surface -------------------------------------------------
     def name(self) -> str:
