@@ -128,7 +128,7 @@ def _edge_node(t):
 
 
 _ZEROS = {n: (0,) * n for n in range(9)}  # shared ``_next_nr`` when every edge is output 0
-_ZEROS2 = _ZEROS[2]
+_ZEROS1, _ZEROS2 = _ZEROS[1], _ZEROS[2]
 
 
 from .._tensor import Tensor as _Tensor, bump_version  # noqa: E402
@@ -245,8 +245,11 @@ def _record(op: OpDef, tensors: tuple, static, out):
         _site(node)
     else:
         node._site_code = None
-    if len(tensors) == 2 and op.n_out == 1 and not op.meta:
-        return _record_binary(node, op, tensors, out)
+    if op.n_out == 1 and not op.meta:
+        if len(tensors) == 2:
+            return _record_binary(node, op, tensors, out)
+        if len(tensors) == 1:
+            return _record_unary(node, op, tensors[0], out)
     if len(tensors) == 2:
         a, b = tensors
         # (_edge_node inlined for the common binary op)
@@ -346,6 +349,34 @@ def _record_binary(node, op: OpDef, tensors: tuple, out):
         t = tensors[si[0]]
         vc = t._vc
         saved = (t, 0 if vc is None else vc[0])
+    if op.save_out:
+        saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
+    node.saved = saved
+    return res
+
+
+def _record_unary(node, op: OpDef, a, out):
+    """_record for a one-input, one-output op (unary math, reductions, softmax, ...)."""
+    ca = a._grad_fn
+    if ca is None:
+        node._next = (a._grad_accumulator() if a._requires_grad else None,)
+        node._next_nr = _ZEROS1
+    else:
+        node._next = (ca,)
+        node._next_nr = _ZEROS1 if not a._output_nr else (a._output_nr,)
+    if _anomaly.enabled:
+        _anomaly_mode.record_trace(node)
+    res = _wrap(out, True, node, 0)
+    od, ad = res._data, a._data
+    if ad.dtype is not od.dtype or ad.shape != od.shape:
+        node._in_meta = ((ad.shape, ad.dtype),)
+    if not op.save_inputs:
+        saved = None
+    elif _inference_used[0] or _saved_hooks_stack:
+        saved = (SavedTensor(a), None)
+    else:
+        vc = a._vc
+        saved = (a, 0 if vc is None else vc[0])
     if op.save_out:
         saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
     node.saved = saved

@@ -944,8 +944,11 @@ def _softmax_np(x, *, dim):
     return e / e.sum(axis=dim, keepdims=True)
 
 
+_max_reduce = np.maximum.reduce  # (the ufunc's own reduce: np.max's wrapper costs more than a small row)
+
+
 def _log_softmax_np(x, *, dim):
-    m = np.max(x, axis=dim, keepdims=True)
+    m = _max_reduce(x, axis=dim, keepdims=True)
     finite = bool(np.isfinite(m).all())
     if not finite:  # rows of -inf / NaN: shift by 0 instead
         m = np.where(np.isfinite(m), m, 0)

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _ops as O
 from .._ops import nn_ops as _nn
+from .._ops._registry import apply as _apply
 from .._size import Size
 from .._tensor import Tensor
 from ._util import const
@@ -108,6 +109,9 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
 
 # ---------------------------------------------------------------------- classification
+_umax = np.maximum.reduce
+
+
 def _class_shape(c: int, ndim: int) -> tuple:
     return (1, c) + (1,) * (ndim - 2)
 
@@ -136,19 +140,18 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         from .._ops._registry import apply
 
         return apply(_nn._nll_op, (input, target, weight), {"ignore_index": ignore_index, "reduction": reduction})
-    if input.shape[0] != target.shape[0]:
+    shape, t = input._data.shape, target._data
+    if not t.ndim or shape[0] != t.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0]}).")
-    if target._data.dtype.kind not in "iu":
+    if t.dtype.kind not in "iu":
         raise RuntimeError(f"expected scalar type Long but found {_scalar(target)}")
-    c = input.shape[1]
-    t = target._data
-    if weight is None and input.ndim == 2 and t.ndim == 1 and t.size and t.min() >= 0 and t.max() < c and (
-            not 0 <= ignore_index < c or not (t == ignore_index).any()):
+    c = shape[1]
+    # (as unsigned, a negative index is huge: one reduction checks both bounds)
+    if weight is None and len(shape) == 2 and t.ndim == 1 and t.size and t.dtype.itemsize == 8 and \
+            _umax(t.view(np.uint64)) < c and (not 0 <= ignore_index < c or not (t == ignore_index).any()):
         # the common case (unweighted, nothing ignored): a gather, and a scatter in the backward
-        from .._ops._registry import apply
-
-        return apply(_nn._nll_plain_op, (input, target), {"reduction": reduction})
+        return _apply(_nn._nll_plain_op, (input, target), {"reduction": reduction})
     valid = t != ignore_index
     bad = t[valid & ((t < 0) | (t >= c))]
     if bad.size:

@@ -17,7 +17,7 @@ __all__ = ["SGD"]
 # temporaries) made SGD's step 3x slower, the largest single cost of a small MLP's
 # training step.  Large tensors go through cache-sized chunks with one reused scratch
 # buffer instead of a whole-array temporary.
-_CHUNK = 1 << 15
+_CHUNK = 1 << 16  # (measured: 32k-128k elements per chunk are fastest on a 784-512-512-10 MLP)
 
 
 def _axpy_(x: np.ndarray, g: np.ndarray, alpha: float) -> None:
