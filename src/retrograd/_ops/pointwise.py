@@ -72,8 +72,12 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
     >>> torch.add(torch.tensor([1., 2.]), 1)
     tensor([2., 3.])
     """
+    # (add/sub/mul/div run for every operator and inside every backward rule: keep them lean;
+    # two plain Tensors of one dtype need no promotion, so skip binary_operands)
+    if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
+            alpha == 1 and out is None:
+        return apply_binary(_add, input, other)
     a, b, cast = binary_operands(input, other, "add")
-    # (add/sub/mul/div run for every operator and inside every backward rule: keep them lean)
     if alpha == 1:
         r = apply_binary(_add, a, b) if cast is None else apply(_add, (a, b), None, cast)
     else:
@@ -83,6 +87,9 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """input - alpha * other."""
+    if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
+            alpha == 1 and out is None and input._data.dtype.kind != "b":
+        return apply_binary(_sub, input, other)
     a, b, cast = binary_operands(input, other, "sub")
     if a._data.dtype.kind == "b":
         _bool_sub_check(a, b)
@@ -109,6 +116,8 @@ def rsub(input, other, *, alpha=1) -> Tensor:
 
 def mul(input, other, *, out=None) -> Tensor:
     """Elementwise product with broadcasting."""
+    if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and out is None:
+        return apply_binary(_mul, input, other)
     a, b, cast = binary_operands(input, other, "mul")
     r = apply_binary(_mul, a, b) if cast is None else apply(_mul, (a, b), None, cast)
     return r if out is None else _out(r, out)
@@ -119,6 +128,9 @@ multiply = mul
 
 def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
     """True division (integers give floats) or ``rounding_mode='trunc'|'floor'``."""
+    if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
+            out is None and rounding_mode is None and input._data.dtype.kind == "f":
+        return apply_binary(_div, input, other)
     a, b, cast = binary_operands(input, other, "div")
     if rounding_mode is not None:
         from .pointwise_more import _rounded_div
