@@ -170,10 +170,11 @@ def _empty_dims(input: Tensor, dims, name: str) -> None:
 
 
 # ---------------------------------------------------------------- amax / amin / aminmax
-_amax = primitive("amax", lambda a, *, dims, keepdim: np.asarray(np.amax(a, axis=dims, keepdims=keepdim)),
+# (the ufuncs' own reduce: np.amax's wrapper costs ~10 us, 7% of a 1M-element reduction)
+_amax = primitive("amax", lambda a, *, dims, keepdim: np.asarray(np.maximum.reduce(a, axis=dims, keepdims=keepdim)),
                   node="AmaxBackward0",
                   a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim))
-_amin = primitive("amin", lambda a, *, dims, keepdim: np.asarray(np.amin(a, axis=dims, keepdims=keepdim)),
+_amin = primitive("amin", lambda a, *, dims, keepdim: np.asarray(np.minimum.reduce(a, axis=dims, keepdims=keepdim)),
                   node="AminBackward0",
                   a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim))
 
