@@ -7,7 +7,7 @@ from .. import _dtype as D
 from .._tensor import Tensor
 from ._common import wrap_dims
 from ._registry import apply, primitive
-from .shape import expand, reshape
+from .shape import expand_grad, reshape
 
 __all__ = ["sum", "mean", "unsqueeze_dims"]
 
@@ -28,10 +28,10 @@ def _sum_dtype(a: np.ndarray):
 
 
 _sum_all = primitive("sum", lambda a: np.asarray(a.sum(dtype=_sum_dtype(a))), node="SumBackward0",
-                     a=lambda g, a_shape: expand(g, a_shape))
+                     a=lambda g, a_shape: expand_grad(g, a_shape))
 _sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(a.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(a))),
                      node="SumBackward1",
-                     a=lambda g, a_shape, dims, keepdim: expand(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape))
+                     a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape))
 
 
 def _mean_fw(a):
@@ -39,10 +39,10 @@ def _mean_fw(a):
 
 
 _mean_all = primitive("mean", _mean_fw, node="MeanBackward0",
-                      a=lambda g, a_shape: expand(g, a_shape) / _numel(a_shape))
+                      a=lambda g, a_shape: expand_grad(g, a_shape) / _numel(a_shape))
 _mean_dim = primitive("mean_dim", lambda a, *, dims, keepdim: np.asarray(a.mean(axis=dims, keepdims=keepdim), dtype=a.dtype),
                       node="MeanBackward1",
-                      a=lambda g, a_shape, dims, keepdim: expand(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape)
+                      a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape)
                       / _numel([a_shape[d] for d in dims]))
 
 

@@ -38,7 +38,21 @@ def _sum_to_fw(a, *, shape):
 
 
 _sum_to = primitive("sum_to", _sum_to_fw, node="SumBackward1",
-                    a=lambda g, a_shape: expand(g, a_shape))
+                    a=lambda g, a_shape: expand_grad(g, a_shape))
+# The gradient of a reduction is a broadcast of the incoming gradient.  As this private op
+# (not the public view op ``expand``) it is a plain read-only broadcast of the gradient's
+# data: no view bookkeeping (shared version counter, the base's list of live views) on the
+# backward's hot path.  A leaf's .grad copies it (AccumulateGrad copies read-only data).
+_expand_grad = primitive("expand_grad", lambda a, *, shape: np.broadcast_to(a, shape), node="ExpandBackward0",
+                         a=lambda g, a_shape: sum_to(g, a_shape))
+
+
+def expand_grad(g: Tensor, shape) -> Tensor:
+    """``g`` broadcast to ``shape`` for a backward rule (not a view in autograd's sense)."""
+    shape = tuple(shape)
+    if g._data.shape == shape:
+        return g
+    return apply(_expand_grad, (g,), {"shape": shape})
 _expand = primitive("expand", lambda a, *, shape: np.broadcast_to(a, shape), node="ExpandBackward0",
                     a=lambda g, a_shape: sum_to(g, a_shape))
 
