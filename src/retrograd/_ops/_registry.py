@@ -88,7 +88,8 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     # A few of PyTorch's nodes are C++ classes whose name() is qualified
     # ("torch::autograd::CopyBackwards") while the Python type and repr are not.
     cls_name = op.node_name.rpartition("::")[2]
-    ns = {"__slots__": (), "_name": op.node_name, "_n_fixed": n_out}
+    ns = {"__slots__": (), "_name": op.node_name, "_n_fixed": n_out,
+          "_array_backward": staticmethod(op.array_backward) if op.array_backward else None}
     if cls_name != op.node_name:
         ns["__repr__"] = lambda self: f"<{cls_name} object at {hex(id(self))}>"
     op.node_cls = type(cls_name, (OpNode,), ns)

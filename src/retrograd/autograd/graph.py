@@ -102,6 +102,10 @@ class Node:
     # Rarely set per node: class-level defaults, so recording a node writes only what it uses
     # (an instance that sets one gets it in its __dict__).
     _n_fixed = 0  # the number of outputs when every node of the class has the same (0: ask _num_outputs)
+    # For the engine's hot loop (see OpNode): a compiled first-order backward on arrays, and
+    # whether release() only drops ``saved`` (then the engine does that inline).
+    _array_backward = None
+    _releases_saved = False
     _hooked = False  # set by the four fields below: the engine's one check per node
     _post_hooks = _HookField()
     _pre_hooks = _HookField()
@@ -361,6 +365,7 @@ class OpNode(Node):
     """
 
     __slots__ = ("op", "saved", "static")
+    _releases_saved = True
     out_meta = None  # ((shape, dtype), ...) of a multi-output op's outputs (set in __dict__)
 
     @property
