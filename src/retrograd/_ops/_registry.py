@@ -84,7 +84,7 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.differentiable = any(r is not None for r in op.rules)
     op.array_rules = array_rules and n_out == 1 and not op.meta and not any(
         kind > ARG_STATIC for plan in op.arg_plan for kind, _ in plan)
-    op.array_backward = compile_array_backward(op.rules, op.arg_plan, _wrap) if op.array_rules else None
+    op.array_backward = compile_array_backward(op.rules, op.arg_plan, _Tensor) if op.array_rules else None
     # A few of PyTorch's nodes are C++ classes whose name() is qualified
     # ("torch::autograd::CopyBackwards") while the Python type and repr are not.
     cls_name = op.node_name.rpartition("::")[2]

@@ -18,7 +18,7 @@ for example for ``mul`` (saved ``a`` and ``b``)::
         out = [None, None]
         if nf[0] is not None and (needed is None or needed[0]):
             r = rule0(gd, a1)
-            out[0] = g if r is gd else _wrap(r, False, None, 0)
+            out[0] = g if r is gd else <r wrapped in a Tensor, inline>
         ...
         return out
 
@@ -29,6 +29,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
+from . import grad_mode
 from .graph import SavedTensor
 
 __all__ = ["compile_array_backward"]
@@ -61,8 +64,12 @@ def _number(static: dict, key: str):
     return v if t is float or t is int else None
 
 
-def compile_array_backward(rules: tuple, arg_plan: tuple, wrap: Callable) -> Callable:
-    """``backward(node, g, needed) -> list | None`` for an op's array rules and plan."""
+def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type) -> Callable:
+    """``backward(node, g, needed) -> list | None`` for an op's array rules and plan.
+
+    ``tensor_cls``: the Tensor class; results are wrapped inline, as ``Tensor._wrap`` does
+    (a 0-d NumPy result is a scalar: made a 0-d array again).
+    """
     lines = ["def backward(node, g, needed):",
              "    gd = g._data",
              "    dt = gd.dtype",
@@ -93,7 +100,8 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, wrap: Callable) -> Cal
             lines.append(f"    if {var} is None:")
             lines.append("        return None")
     lines.append(f"    out = [None] * {len(rules)}")
-    env = {"_load": _load, "_number": _number, "_wrap": wrap, "_modified": _modified}
+    env = {"_load": _load, "_number": _number, "_modified": _modified, "_new": object.__new__,
+           "_T": tensor_cls, "_nd": np.ndarray, "_array": np.array, "_state": grad_mode.state}
     for i, (rule, plan) in enumerate(zip(rules, arg_plan)):
         if rule is None:
             continue
@@ -102,7 +110,18 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, wrap: Callable) -> Cal
         lines.append(f"    if nf[{i}] is not None and (needed is None or needed[{i}]):")
         lines.append(f"        r = rule{i}({args})")
         # (an identity rule hands the incoming Tensor on, as the Tensor path does)
-        lines.append(f"        out[{i}] = g if r is gd else _wrap(r, False, None, 0)")
+        lines += ["        if r is gd:",
+                  f"            out[{i}] = g",
+                  "        else:",
+                  "            t = _new(_T)",
+                  "            t._data = r if type(r) is _nd else _array(r)",
+                  "            t._requires_grad = False",
+                  "            t._grad_fn = None",
+                  "            t._output_nr = 0",
+                  "            t._vc = None",
+                  "            if _state.inference:",
+                  "                t.__dict__['_inference'] = True",
+                  f"            out[{i}] = t"]
     lines.append("    return out")
     exec(compile("\n".join(lines), "<array backward>", "exec"), env)
     return env["backward"]
