@@ -33,7 +33,7 @@ from ..autograd.grad_mode import state as _grad_state
 from ._common import wrap_dim
 from ._registry import apply, primitive
 from .pointwise import exp, sigmoid, tanh, where
-from .reduce import sum as _sum
+from .reduce import _sum_dim as _sum_dim_op, sum as _sum
 from .linalg import _mm as _mm_op
 from .shape import squeeze, unsqueeze
 
@@ -919,8 +919,14 @@ _linear_op = primitive("linear", _linear_np, node="MmBackward0",
                        x=lambda g, w: _mm(g, w),
                        w=lambda g, x: _weight_grad(g, x))
 # input order (bias, input, weight) is addmm's, so next_functions line up with PyTorch's
+def _sum_rows(g: Tensor) -> Tensor:
+    """``g.sum(0)`` for a 2-d gradient (the bias gradient), without parsing ``dim``."""
+    return apply(_sum_dim_op, (g,), _ROWS)
+
+
+_ROWS = {"dims": (0,), "keepdim": False}
 _linear_b_op = primitive("linear_bias", _linear_b_np, node="AddmmBackward0",
-                         b=lambda g: _sum(g, 0),
+                         b=lambda g: _sum_rows(g),
                          x=lambda g, w: _mm(g, w),
                          w=lambda g, x: _weight_grad(g, x))
 # d<x w^T, g>/dw = g^T x;  d/dgy = x G^T = linear(x, G);  d/dx = gy G
@@ -1145,12 +1151,15 @@ def _erf(input: Tensor) -> Tensor:
 
 # relu for nn.ReLU / F.relu with PyTorch's backward: threshold_backward(g, out, 0), i.e. g where
 # out > 0 else 0 (the table's torch.relu computes g * sign(out): several passes, NaN*0 and -0).
+_SAME_SIZE_INT = {n: np.dtype(f"i{n}") for n in (2, 4, 8)}
+
+
 def _threshold_bw_np(gy, y, *, threshold):
     # PyTorch's select (y > threshold ? gy : 0) as a bitwise AND with an all-ones / all-zeros
     # mask: branch-free (np.where on a random mask is ~10x slower) and still exact where a
     # product with a 0/1 mask is not (inf/NaN in gy are masked, and zeros come out +0, not -0).
     if gy.dtype.kind == "f":
-        it = np.dtype(f"i{gy.dtype.itemsize}")
+        it = _SAME_SIZE_INT[gy.dtype.itemsize]
         m = np.multiply(y > threshold, -1, dtype=it)
         np.bitwise_and(gy.view(it), m, out=m)
         return m.view(gy.dtype)

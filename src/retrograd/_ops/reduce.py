@@ -27,9 +27,12 @@ def _sum_dtype(a: np.ndarray):
     return np.int64 if a.dtype.kind in "iub" else None
 
 
-_sum_all = primitive("sum", lambda a: np.asarray(a.sum(dtype=_sum_dtype(a))), node="SumBackward0",
+# (np.add.reduce is what ndarray.sum calls, without its Python wrapper: it shows on small arrays)
+_add_reduce = np.add.reduce
+_sum_all = primitive("sum", lambda a: np.asarray(_add_reduce(a, axis=None, dtype=_sum_dtype(a))), node="SumBackward0",
                      a=lambda g, a_shape: expand_grad(g, a_shape))
-_sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(a.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(a))),
+_sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(_add_reduce(a, axis=dims, keepdims=keepdim,
+                                                                                  dtype=_sum_dtype(a))),
                      node="SumBackward1",
                      a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape))
 

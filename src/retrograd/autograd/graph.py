@@ -24,6 +24,17 @@ __all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hoo
 
 _new_vc = np.zeros(1, dtype=np.int64).copy  # a fresh version counter (see _tensor.py)
 
+
+def _Tensor():
+    """The Tensor class (its module imports this one, so it is looked up when first needed)."""
+    global _tensor_cls
+    if _tensor_cls is None:
+        from .._tensor import Tensor as _tensor_cls
+    return _tensor_cls
+
+
+_tensor_cls = None
+
 # Creation order; the engine runs ready nodes newest first, as PyTorch does.
 _seq = itertools.count()
 
@@ -276,12 +287,13 @@ class SavedTensor:
             self.output_nr = -1
 
     def unpack(self, node):
-        if self.unpack_hook is None:  # the common case first, without the import below
+        if self.unpack_hook is None:  # the common case first
             if self.vc[0] != self.version:
                 self._raise_modified(node)
             if self.tensor is not None:
                 return self.tensor
-        from .._tensor import Tensor
+            return _Tensor()._wrap(self.data, True, node, self.output_nr, vc=self.vc)  # a saved output
+        Tensor = _Tensor()
 
         if self.unpack_hook is not None:
             t = self.unpack_hook(self.packed)
