@@ -385,3 +385,23 @@ def test_deep_graph_with_create_graph():
     (tg,) = torch.autograd.grad(ty, tx, create_graph=True)
     (tgg,) = torch.autograd.grad(tg, tx)
     np.testing.assert_allclose([g.item(), gg.item()], [tg.item(), tgg.item()], rtol=1e-10)
+
+
+def test_saved_attributes_use_pytorchs_schema_names():
+    """grad_fn._saved_self / _other / _result / _self_sym_sizes / _dim, as in torch 2.13."""
+    got = []
+    for lib in (torch, R):
+        x = lib.tensor([1., 2.], requires_grad=True)
+        w = lib.tensor([3., 4.], requires_grad=True)
+        y, z, s = x * w, x.exp(), x.sum(0)
+        got.append([y.grad_fn._saved_self.tolist(), y.grad_fn._saved_other.tolist(),
+                    z.grad_fn._saved_result.tolist(), tuple(s.grad_fn._saved_self_sym_sizes),
+                    tuple(s.grad_fn._saved_dim), x.pow(3).grad_fn._saved_exponent])
+        with pytest.raises(AttributeError):
+            z.grad_fn._saved_self  # exp saves only its result
+        y.sum().backward()
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            y.grad_fn._saved_self
+    np.testing.assert_allclose(got[1][2], got[0][2], rtol=1e-6)  # (exp's last bit may differ)
+    got[0][2] = got[1][2]
+    assert got[0] == got[1]

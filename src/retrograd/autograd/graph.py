@@ -449,17 +449,29 @@ class OpNode(Node):
         return out
 
     def __getattr__(self, name: str) -> Any:
-        # PyTorch exposes saved values as grad_fn._saved_<name>
+        # PyTorch exposes what a node saved as grad_fn._saved_<name>: tensors under the
+        # schema's names (self, other, result), and sizes and arguments (self_sym_sizes, dim).
         if name.startswith("_saved_"):
             key = name[7:]
-            key = {"self": "a"}.get(key, key)
-            if self.released:
-                raise RuntimeError(FREED_MSG)
-            for k, v in self.saved_items():
-                if k == key:
-                    return v.unpack(self) if hasattr(v, "unpack") else v
-            if self.static and key in self.static:
-                return self.static[key]
+            op = self.op
+            inputs = op.inputs
+            alias = {"self": inputs[0] if inputs else None, "result": "out",
+                     "other": inputs[1] if len(inputs) > 1 else None}
+            tkey = alias.get(key, key)
+            if tkey in op.saved_names:
+                if self.released:
+                    raise RuntimeError(FREED_MSG)
+                for k, v in self.saved_items():
+                    if k == tkey:
+                        return v.unpack(self) if hasattr(v, "unpack") else v
+            static = self.static
+            if static:
+                if key in static:
+                    return static[key]
+                if key == "dim" and "dims" in static:
+                    return tuple(static["dims"])
+            if key == "self_sym_sizes" and self._in_meta:
+                return tuple(self._in_meta[0][0])
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
