@@ -15,6 +15,8 @@ import numpy as np
 from . import _dtype as D
 from ._size import CPU, Size, check_device, device
 from .autograd import grad_mode
+from .autograd import graph as _graph
+from . import autograd as _autograd
 from .utils.hooks import HookDict, RemovableHandle
 
 __all__ = ["Tensor"]
@@ -361,9 +363,7 @@ class Tensor:
         """This leaf's AccumulateGrad node (made on demand, held weakly like PyTorch)."""
         acc = self._accum() if self._accum is not None else None
         if acc is None:
-            from .autograd.graph import AccumulateGrad
-
-            acc = AccumulateGrad(self)
+            acc = _graph.AccumulateGrad(self)
             self._accum = weakref.ref(acc)
             if self._hooks:
                 # Hooks live on the tensor; the sink runs them before accumulating.
@@ -417,9 +417,7 @@ class Tensor:
     def backward(self, gradient: "Tensor | None" = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs=None) -> None:
         """Accumulate d(self)/d(leaf) into each leaf's ``.grad`` (see autograd.backward)."""
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> "Tensor":
         """A tensor sharing data (and version counter) with self, outside the graph."""

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _ops as O
 from .._ops import nn_ops as _nn
+from .._ops._common import binary_operands as _binary_operands
 from .._ops._registry import apply as _apply
 from .._size import Size
 from .._tensor import Tensor
@@ -63,11 +64,8 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
     """
     reduction = _pointwise_prep(input, target, size_average, reduce, reduction)
     if weight is None:
-        from .._ops._registry import apply
-        from .._ops._common import binary_operands
-
-        a, b, cast = binary_operands(input, target, "mse_loss")
-        return apply(_nn._mse_op, (a, b), {"reduction": reduction}, cast)
+        a, b, cast = _binary_operands(input, target, "mse_loss")
+        return _apply(_nn._mse_op, (a, b), {"reduction": reduction}, cast)
     d = input - target
     return _reduce(d * d * weight, reduction)
 
@@ -137,9 +135,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
             raise IndexError(f"Target {int(t)} is out of bounds.")
         if weight is None:
             weight = const(np.ones(c, dtype=input._data.dtype))
-        from .._ops._registry import apply
-
-        return apply(_nn._nll_op, (input, target, weight), {"ignore_index": ignore_index, "reduction": reduction})
+        return _apply(_nn._nll_op, (input, target, weight), {"ignore_index": ignore_index, "reduction": reduction})
     shape, t = input._data.shape, target._data
     if not t.ndim or shape[0] != t.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
@@ -158,17 +154,15 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         raise IndexError(f"Target {int(bad.flat[0])} is out of bounds.")
     if weight is None:
         weight = const(np.ones(c, dtype=input._data.dtype))
-    from .._ops._registry import apply
-
     static = {"ignore_index": ignore_index, "reduction": reduction}
     if input.ndim == 2:
-        loss = apply(_nn._nll_op, (input, target, weight), static)
+        loss = _apply(_nn._nll_op, (input, target, weight), static)
     elif input.ndim == 4:
-        loss = apply(_nn._nll2d_op, (input, target, weight), static)
+        loss = _apply(_nn._nll2d_op, (input, target, weight), static)
     else:
         # like PyTorch: other K-dim inputs go through the 2-d kernel on a (N, C, d1, rest) view
         n, d1 = input.shape[0], input.shape[2]
-        loss = apply(_nn._nll2d_op, (input.reshape(n, c, d1, -1), target.reshape(n, d1, -1), weight), static)
+        loss = _apply(_nn._nll2d_op, (input.reshape(n, c, d1, -1), target.reshape(n, d1, -1), weight), static)
         if reduction == "none":
             loss = loss.reshape(target.shape)
     return loss
