@@ -262,22 +262,10 @@ def _record(op: OpDef, tensors: tuple, static, out):
             return _record_binary(node, op, tensors, out)
         if len(tensors) == 1:
             return _record_unary(node, op, tensors[0], out)
-    if len(tensors) == 2:
-        a, b = tensors
-        # (_edge_node inlined for the common binary op)
-        ca = a._grad_fn
-        if ca is None and a._requires_grad:
-            ca = a._grad_accumulator()
-        cb = b._grad_fn
-        if cb is None and b._requires_grad:
-            cb = b._grad_accumulator()
-        node._next = (ca, cb)
-        node._next_nr = _ZEROS2 if not (a._output_nr or b._output_nr) else (
-            a._output_nr if ca is a._grad_fn else 0, b._output_nr if cb is b._grad_fn else 0)
-    else:
-        node._next = tuple([_edge_node(t) for t in tensors])
-        nrs = tuple([t._output_nr if t._grad_fn is not None else 0 for t in tensors])
-        node._next_nr = _ZEROS.get(len(nrs), nrs) if not any(nrs) else nrs
+    # (the general path: multi-output ops, ops whose rules read input shapes, 3+ inputs)
+    node._next = tuple([_edge_node(t) for t in tensors])
+    nrs = tuple([t._output_nr if t._grad_fn is not None else 0 for t in tensors])
+    node._next_nr = _ZEROS.get(len(nrs), nrs) if not any(nrs) else nrs
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
     saved = None
