@@ -34,3 +34,18 @@ from ._compat import *  # noqa: F401,F403
 from ._functional_aliases import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
+
+
+def _silence_numpy_float_warnings() -> None:
+    # PyTorch computes inf - inf, 0 * inf, 1 / 0 silently; NumPy warns.  Ops whose rules
+    # often meet these run inside np.errstate; the hottest ones (add, sub, mul) do not (the
+    # context costs more than a small op), so NumPy's floating-point warnings raised from
+    # inside retrograd's own modules are ignored here.  The filter matches only warnings
+    # attributed to retrograd's code: a user's own NumPy calls still warn.
+    import warnings as _warnings
+
+    _warnings.filterwarnings("ignore", message=r"(invalid value|divide by zero|overflow|underflow) encountered",
+                             category=RuntimeWarning, module=r"retrograd(\.|$)")
+
+
+_silence_numpy_float_warnings()
