@@ -234,8 +234,8 @@ sqrt = _unary("sqrt", lambda a: np.sqrt(a), lambda g, out: g / (2 * out))
 sin = _unary("sin", lambda a: np.sin(a), lambda g, a: g * cos(a))
 cos = _unary("cos", lambda a: np.cos(a), lambda g, a: -g * sin(a))
 tan = _unary("tan", lambda a: np.tan(a), lambda g, out: g * (1 + out * out))
-tanh = _unary("tanh", lambda a: np.tanh(a), lambda g, out: g * (1 - out * out))
-sigmoid = _unary("sigmoid", lambda a: _sigmoid_np(a), lambda g, out: g * out * (1 - out))
+tanh = _unary("tanh", lambda a: np.tanh(a), lambda g, out: _tanh_backward(g, out))
+sigmoid = _unary("sigmoid", lambda a: _sigmoid_np(a), lambda g, out: _sigmoid_backward(g, out))
 reciprocal = _unary("reciprocal", lambda a: 1 / a, lambda g, out: -g * out * out)
 relu = _unary("relu", lambda a: np.maximum(a, 0).astype(a.dtype, copy=False),
               # sign(out) is the 0/1 mask, written differentiably (zero derivative) so that,
@@ -254,14 +254,38 @@ def square(input: Tensor) -> Tensor:  # noqa: F811 - torch.square is pow(x, 2)
     return pow(input, 2)
 
 
+# The backward of sigmoid and tanh as one op each, as in PyTorch (sigmoid_backward /
+# tanh_backward, nodes SigmoidBackwardBackward0 / TanhBackwardBackward0 under create_graph):
+# one NumPy expression instead of three recorded ops per backward.
+#   sigmoid: r = gy * y * (1 - y);  dr/dgy = y (1 - y),  dr/dy = gy (1 - 2y)
+#   tanh:    r = gy * (1 - y^2);    dr/dgy = 1 - y^2,    dr/dy = -2 gy y
+_sigmoid_bw_op = primitive("sigmoid_backward", lambda gy, y: gy * ((1 - y) * y), node="SigmoidBackwardBackward0",
+                           gy=lambda g, y: _sigmoid_backward(g, y),
+                           y=lambda g, gy, y: g * gy * (1 - 2 * y))
+_tanh_bw_op = primitive("tanh_backward", lambda gy, y: gy * (1 - y * y), node="TanhBackwardBackward0",
+                        gy=lambda g, y: _tanh_backward(g, y),
+                        y=lambda g, gy, y: g * gy * y * -2)
+
+
+def _sigmoid_backward(gy: Tensor, y: Tensor) -> Tensor:
+    return apply_binary(_sigmoid_bw_op, gy, y) if gy._data.dtype == y._data.dtype else \
+        apply(_sigmoid_bw_op, (gy, y), None, D.promote_types(gy.dtype, y.dtype))
+
+
+def _tanh_backward(gy: Tensor, y: Tensor) -> Tensor:
+    return apply_binary(_tanh_bw_op, gy, y) if gy._data.dtype == y._data.dtype else \
+        apply(_tanh_bw_op, (gy, y), None, D.promote_types(gy.dtype, y.dtype))
+
+
 def _sigmoid_np(a):
-    # Numerically stable on both tails.
-    out = np.empty_like(a)
-    pos = a >= 0
-    out[pos] = 1 / (1 + np.exp(-a[pos]))
-    e = np.exp(a[~pos])
-    out[~pos] = e / (1 + e)
-    return out
+    # 1 / (1 + exp(-a)), the formula PyTorch's kernel uses.  For very negative a, exp(-a)
+    # overflows to inf and the result is the right limit, 0 (the op runs under errstate, so
+    # NumPy does not warn).  No masks: boolean indexing made this 10x slower on small arrays.
+    e = np.exp(-a)
+    if type(e) is not np.ndarray:  # a 0-d input gives a NumPy scalar
+        return np.asarray(1 / (1 + e), dtype=a.dtype)
+    e += 1
+    return np.reciprocal(e, out=e)
 
 
 # ---------------------------------------------------------------- comparisons (no grad)

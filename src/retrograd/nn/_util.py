@@ -15,10 +15,11 @@ def stack(tensors, dim: int = 0) -> Tensor:
     return O.stack(list(tensors), dim)
 
 
-def chunk(t: Tensor, n: int, dim: int) -> list:
-    """``n`` equal chunks along ``dim`` as views (the nn uses divide evenly)."""
-    size = t.shape[dim] // n
-    return [t.narrow(dim, i * size, size) for i in range(n)]
+def chunk(t: Tensor, n: int, dim: int) -> tuple:
+    """``n`` equal chunks along ``dim`` (the nn uses divide evenly): one split node, whose
+    backward concatenates the chunks' gradients (``n`` narrows would each pad theirs with
+    zeros to the full size, and the engine would add the ``n`` padded copies)."""
+    return O.chunk(t, n, dim)
 
 
 def const(a) -> Tensor:
