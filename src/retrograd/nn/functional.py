@@ -19,6 +19,7 @@ import numpy as np
 from .. import _dtype as D
 from .. import _ops as O
 from .._creation import _gen
+from .._ops import nn_batchnorm as _bnorm
 from .._ops import nn_ops as _nn
 from .._tensor import Tensor, bump_version
 from ..autograd import grad_mode
@@ -348,7 +349,23 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     c = input.shape[1]
     shape = (1, c) + (1,) * (input.ndim - 2)
     dims = (0,) + tuple(range(2, input.ndim))
-    if training or running_mean is None or running_var is None:
+    batch_stats = training or running_mean is None or running_var is None
+    dt = input._data.dtype
+    if dt.kind == "f" and all(t is None or (isinstance(t, Tensor) and t._data.dtype == dt and t._data.shape == (c,))
+                              for t in (weight, bias) + (() if batch_stats else (running_mean, running_var))):
+        # the common case: one fused op (PyTorch's NativeBatchNormBackward0)
+        w = weight if weight is not None else const(np.ones(c, dtype=dt))
+        b = bias if bias is not None else const(np.zeros(c, dtype=dt))
+        if not batch_stats:
+            return _bnorm.batch_norm_eval(input, w, b, running_mean._data, running_var._data, eps)
+        out, mean, var = _bnorm.batch_norm_train(input, w, b, eps)
+        if training and running_mean is not None and running_var is not None:
+            n = input.numel() / c
+            with grad_mode.no_grad():
+                running_mean.mul_(1 - momentum).add_(const(mean) * momentum)
+                running_var.mul_(1 - momentum).add_(const(var) * (momentum * n / max(n - 1, 1)))
+        return out
+    if batch_stats:
         mean, var = _bn_stats(input, dims)
         if training and running_mean is not None and running_var is not None:
             n = input.numel() / c

@@ -1,0 +1,154 @@
+"""Batch normalisation as one op, as PyTorch records it (node NativeBatchNormBackward0).
+
+Built from public ops, ``F.batch_norm`` recorded about ten nodes per call and its backward
+made some twenty full-size NumPy passes.  Here a training-mode call is one node whose
+forward is one fused NumPy function and whose backward is two fused functions (for the
+input and for the weight; the bias gradient is a sum):
+
+    xhat = (x - mean) * invstd           (batch statistics, biased variance, as PyTorch)
+    dx   = invstd * (gw - mean(gw) - xhat * mean(gw * xhat)),   gw = g * weight
+    dw   = sum(g * xhat),   db = sum(g)   (means and sums over every dim but the channels)
+
+Twice differentiable like every op: the two backward functions are primitives too, and
+their rules differentiate a composite of public ops that computes the same thing
+(``_composite_dx`` / ``_composite_dw``) with autograd itself, so double backward needs no
+hand-derived formula.  In eval mode (running statistics) the op is affine in ``x`` and its
+rules are written directly.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ._registry import apply, primitive
+from .pointwise import sqrt
+from .reduce import mean as _mean, sum as _sum
+
+__all__: list[str] = []  # private: reached through nn.functional.batch_norm
+
+
+def _const(a: np.ndarray) -> Tensor:
+    return Tensor._wrap(a, False, None, 0)
+
+
+def _np_stats(x: np.ndarray, dims: tuple, eps: float, stash: list | None = None):
+    """(x - mean, invstd), both broadcastable against x (biased variance); ``stash`` gets
+    (mean, var) for the caller's running statistics."""
+    mean = x.mean(axis=dims, keepdims=True)
+    xc = x - mean
+    var = np.mean(xc * xc, axis=dims, keepdims=True)
+    if stash is not None:
+        stash.append((mean.reshape(-1), var.reshape(-1)))
+    return xc, 1 / np.sqrt(var + x.dtype.type(eps))
+
+
+def _train_fw(x, w, b, *, eps, dims, shape, stash):
+    out, invstd = _np_stats(x, dims, eps, stash)
+    out *= invstd
+    out *= w.reshape(shape)
+    out += b.reshape(shape)
+    return out
+
+
+def _bw_x_fw(gy, x, w, *, eps, dims, shape):
+    xhat, invstd = _np_stats(x, dims, eps)
+    xhat *= invstd
+    gw = gy * w.reshape(shape)
+    dx = gw - gw.mean(axis=dims, keepdims=True)
+    dx -= xhat * np.mean(gw * xhat, axis=dims, keepdims=True)
+    dx *= invstd
+    return dx
+
+
+def _bw_w_fw(gy, x, *, eps, dims, shape):
+    xhat, invstd = _np_stats(x, dims, eps)
+    xhat *= invstd
+    return np.sum(gy * xhat, axis=dims)
+
+
+# ---- the same two functions from public ops: what double backward differentiates
+def _xhat(x: Tensor, eps: float, dims: tuple) -> tuple:
+    xc = x - _mean(x, dims, True)
+    invstd = 1 / sqrt(_mean(xc * xc, dims, True) + eps)
+    return xc * invstd, invstd
+
+
+def _composite_dx(gy, x, w, eps, dims, shape):
+    xhat, invstd = _xhat(x, eps, dims)
+    gw = gy * w.reshape(shape)
+    return invstd * (gw - _mean(gw, dims, True) - xhat * _mean(gw * xhat, dims, True))
+
+
+def _composite_dw(gy, x, eps, dims, shape):
+    return _sum(gy * _xhat(x, eps, dims)[0], dims)
+
+
+def _vjp(composite, k: int, G: Tensor, inputs: tuple, statics: tuple):
+    """G times the Jacobian of ``composite`` w.r.t. ``inputs[k]``, itself differentiable."""
+    from ..autograd import grad
+
+    with grad_mode.enable_grad():
+        out = composite(*inputs, *statics)
+        (r,) = grad(out, inputs[k], G, retain_graph=True, create_graph=True, allow_unused=True)
+    return r
+
+
+_bw_x_op = primitive(
+    "native_batch_norm_backward_input", _bw_x_fw, node="NativeBatchNormBackwardBackward0",
+    gy=lambda g, gy, x, w, eps, dims, shape: _vjp(_composite_dx, 0, g, (gy, x, w), (eps, dims, shape)),
+    x=lambda g, gy, x, w, eps, dims, shape: _vjp(_composite_dx, 1, g, (gy, x, w), (eps, dims, shape)),
+    w=lambda g, gy, x, w, eps, dims, shape: _vjp(_composite_dx, 2, g, (gy, x, w), (eps, dims, shape)))
+_bw_w_op = primitive(
+    "native_batch_norm_backward_weight", _bw_w_fw, node="NativeBatchNormBackwardBackward0",
+    gy=lambda g, gy, x, eps, dims, shape: _vjp(_composite_dw, 0, g, (gy, x), (eps, dims, shape)),
+    x=lambda g, gy, x, eps, dims, shape: _vjp(_composite_dw, 1, g, (gy, x), (eps, dims, shape)))
+
+_train_op = primitive(
+    "native_batch_norm", _train_fw, node="NativeBatchNormBackward0",
+    x=lambda g, x, w, eps, dims, shape: apply(_bw_x_op, (g, x, w), {"eps": eps, "dims": dims, "shape": shape}),
+    w=lambda g, x, eps, dims, shape: apply(_bw_w_op, (g, x), {"eps": eps, "dims": dims, "shape": shape}),
+    b=lambda g, dims: _sum(g, dims))
+
+
+def _eval_fw(x, w, b, *, mean, invstd, dims, shape):
+    out = x - mean.reshape(shape)
+    out *= (invstd * w).reshape(shape)
+    out += b.reshape(shape)
+    return out
+
+
+# dx = g * invstd * w does not depend on x, but (as in PyTorch) x is an input of the
+# gradient's node, so a graph of the backward reaches x (with a zero derivative)
+_eval_bw_x_op = primitive(
+    "native_batch_norm_eval_backward_input", lambda gy, x, w, *, invstd, dims, shape: gy * (invstd * w).reshape(shape),
+    node="NativeBatchNormBackwardBackward0",
+    gy=lambda g, w, invstd, shape: g * (w * _const(invstd)).reshape(shape),
+    x=lambda g: g * 0,
+    w=lambda g, gy, invstd, dims, shape: _sum(g * gy * _const(invstd).reshape(shape), dims))
+_eval_op = primitive(
+    "native_batch_norm_eval", _eval_fw, node="NativeBatchNormBackward0",
+    x=lambda g, x, w, invstd, dims, shape: apply(_eval_bw_x_op, (g, x, w), {"invstd": invstd, "dims": dims,
+                                                                           "shape": shape}),
+    w=lambda g, x, mean, invstd, dims, shape: _sum(
+        g * ((x - _const(mean).reshape(shape)) * _const(invstd).reshape(shape)), dims),
+    b=lambda g, dims: _sum(g, dims))
+
+
+def batch_norm_train(x: Tensor, w: Tensor, b: Tensor, eps: float) -> tuple:
+    """(output, batch mean, biased batch variance) with batch statistics; the statistics
+    are NumPy arrays of shape (C,) (from the forward itself) for the running averages."""
+    dims = (0,) + tuple(range(2, x._data.ndim))
+    shape = (1, x._data.shape[1]) + (1,) * (x._data.ndim - 2)
+    stash: list = []
+    out = apply(_train_op, (x, w, b), {"eps": eps, "dims": dims, "shape": shape, "stash": stash})
+    mean, var = stash[0]
+    return out, mean, var
+
+
+def batch_norm_eval(x: Tensor, w: Tensor, b: Tensor, mean: np.ndarray, var: np.ndarray, eps: float) -> Tensor:
+    """Normalised with the given (running) statistics: affine in ``x``."""
+    dims = (0,) + tuple(range(2, x._data.ndim))
+    shape = (1, x._data.shape[1]) + (1,) * (x._data.ndim - 2)
+    invstd = 1 / np.sqrt(var + var.dtype.type(eps))
+    return apply(_eval_op, (x, w, b), {"mean": mean, "invstd": invstd, "dims": dims, "shape": shape})
