@@ -32,39 +32,56 @@ def _const(a: np.ndarray) -> Tensor:
     return Tensor._wrap(a, False, None, 0)
 
 
-def _np_stats(x: np.ndarray, dims: tuple, eps: float, stash: list | None = None):
-    """(x - mean, invstd), both broadcastable against x (biased variance); ``stash`` gets
-    (mean, var) for the caller's running statistics."""
+def _np_stats(x: np.ndarray, dims: tuple, eps: float):
+    """(mean, var, invstd) over ``dims``, kept broadcastable against x (biased variance)."""
     mean = x.mean(axis=dims, keepdims=True)
     xc = x - mean
     var = np.mean(xc * xc, axis=dims, keepdims=True)
-    if stash is not None:
-        stash.append((mean.reshape(-1), var.reshape(-1)))
-    return xc, 1 / np.sqrt(var + x.dtype.type(eps))
+    return mean, var, 1 / np.sqrt(var + x.dtype.type(eps))
+
+
+def _channel_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """sum(a * b) per channel (dim 1), shape (C,): one fused pass instead of a product and a sum."""
+    n, c = a.shape[:2]
+    return np.einsum("ncl,ncl->c", a.reshape(n, c, -1), b.reshape(n, c, -1))
+
+
+def _channel_sum(a: np.ndarray) -> np.ndarray:
+    n, c = a.shape[:2]
+    return np.einsum("ncl->c", a.reshape(n, c, -1))
 
 
 def _train_fw(x, w, b, *, eps, dims, shape, stash):
-    out, invstd = _np_stats(x, dims, eps, stash)
+    # ``stash`` (a static of the node): the forward's statistics, for the caller's running
+    # averages and for the backward, which then need not recompute them
+    mean, var, invstd = _np_stats(x, dims, eps)
+    stash.append((mean, var, invstd, eps))
+    out = x - mean
     out *= invstd
     out *= w.reshape(shape)
     out += b.reshape(shape)
     return out
 
 
-def _bw_x_fw(gy, x, w, *, eps, dims, shape):
-    xhat, invstd = _np_stats(x, dims, eps)
+def _bw_x_fw(gy, x, w, *, stats, shape):
+    mean, _, invstd, _ = stats
+    xhat = x - mean
     xhat *= invstd
+    m = x.size // x.shape[1]
     gw = gy * w.reshape(shape)
-    dx = gw - gw.mean(axis=dims, keepdims=True)
-    dx -= xhat * np.mean(gw * xhat, axis=dims, keepdims=True)
+    dx = xhat
+    dx *= (_channel_dot(gw, xhat) / m).reshape(shape)
+    np.subtract(gw, dx, out=dx)
+    dx -= (_channel_sum(gw) / m).reshape(shape)
     dx *= invstd
     return dx
 
 
-def _bw_w_fw(gy, x, *, eps, dims, shape):
-    xhat, invstd = _np_stats(x, dims, eps)
+def _bw_w_fw(gy, x, *, stats, shape):
+    mean, _, invstd, _ = stats
+    xhat = x - mean
     xhat *= invstd
-    return np.sum(gy * xhat, axis=dims)
+    return _channel_dot(gy, xhat)
 
 
 # ---- the same two functions from public ops: what double backward differentiates
@@ -84,30 +101,39 @@ def _composite_dw(gy, x, eps, dims, shape):
     return _sum(gy * _xhat(x, eps, dims)[0], dims)
 
 
-def _vjp(composite, k: int, G: Tensor, inputs: tuple, statics: tuple):
+def _vjp(composite, k: int, G: Tensor, inputs: tuple, stats: tuple, shape: tuple):
     """G times the Jacobian of ``composite`` w.r.t. ``inputs[k]``, itself differentiable."""
     from ..autograd import grad
 
+    eps = float(stats[3]) if len(stats) > 3 else 0.0
+    dims = (0,) + tuple(range(2, len(shape)))
     with grad_mode.enable_grad():
-        out = composite(*inputs, *statics)
+        out = composite(*inputs, eps, dims, shape)
         (r,) = grad(out, inputs[k], G, retain_graph=True, create_graph=True, allow_unused=True)
     return r
 
 
+# (the backward functions' rules: gradients of their composite twins; ``eps``/``dims`` for
+# the twins, ``stats`` only for the NumPy forward)
 _bw_x_op = primitive(
     "native_batch_norm_backward_input", _bw_x_fw, node="NativeBatchNormBackwardBackward0",
-    gy=lambda g, gy, x, w, eps, dims, shape: _vjp(_composite_dx, 0, g, (gy, x, w), (eps, dims, shape)),
-    x=lambda g, gy, x, w, eps, dims, shape: _vjp(_composite_dx, 1, g, (gy, x, w), (eps, dims, shape)),
-    w=lambda g, gy, x, w, eps, dims, shape: _vjp(_composite_dx, 2, g, (gy, x, w), (eps, dims, shape)))
+    gy=lambda g, gy, x, w, stats, shape: _vjp(_composite_dx, 0, g, (gy, x, w), stats, shape),
+    x=lambda g, gy, x, w, stats, shape: _vjp(_composite_dx, 1, g, (gy, x, w), stats, shape),
+    w=lambda g, gy, x, w, stats, shape: _vjp(_composite_dx, 2, g, (gy, x, w), stats, shape))
 _bw_w_op = primitive(
     "native_batch_norm_backward_weight", _bw_w_fw, node="NativeBatchNormBackwardBackward0",
-    gy=lambda g, gy, x, eps, dims, shape: _vjp(_composite_dw, 0, g, (gy, x), (eps, dims, shape)),
-    x=lambda g, gy, x, eps, dims, shape: _vjp(_composite_dw, 1, g, (gy, x), (eps, dims, shape)))
+    gy=lambda g, gy, x, stats, shape: _vjp(_composite_dw, 0, g, (gy, x), stats, shape),
+    x=lambda g, gy, x, stats, shape: _vjp(_composite_dw, 1, g, (gy, x), stats, shape))
+
+
+def _bw_statics(stash: list, shape: tuple) -> dict:
+    return {"stats": stash[0], "shape": shape}
+
 
 _train_op = primitive(
     "native_batch_norm", _train_fw, node="NativeBatchNormBackward0",
-    x=lambda g, x, w, eps, dims, shape: apply(_bw_x_op, (g, x, w), {"eps": eps, "dims": dims, "shape": shape}),
-    w=lambda g, x, eps, dims, shape: apply(_bw_w_op, (g, x), {"eps": eps, "dims": dims, "shape": shape}),
+    x=lambda g, x, w, stash, shape: apply(_bw_x_op, (g, x, w), _bw_statics(stash, shape)),
+    w=lambda g, x, stash, shape: apply(_bw_w_op, (g, x), _bw_statics(stash, shape)),
     b=lambda g, dims: _sum(g, dims))
 
 
@@ -142,8 +168,8 @@ def batch_norm_train(x: Tensor, w: Tensor, b: Tensor, eps: float) -> tuple:
     shape = (1, x._data.shape[1]) + (1,) * (x._data.ndim - 2)
     stash: list = []
     out = apply(_train_op, (x, w, b), {"eps": eps, "dims": dims, "shape": shape, "stash": stash})
-    mean, var = stash[0]
-    return out, mean, var
+    mean, var = stash[0][:2]
+    return out, mean.reshape(-1), var.reshape(-1)
 
 
 def batch_norm_eval(x: Tensor, w: Tensor, b: Tensor, mean: np.ndarray, var: np.ndarray, eps: float) -> Tensor:
