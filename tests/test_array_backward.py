@@ -68,3 +68,26 @@ def test_only_pure_arithmetic_ops_are_array_ops():
     assert "div" not in fast  # its rules would warn on division by zero in NumPy
     for name in fast:
         assert OPS[name].array_backward is not None
+
+
+NN_CASES = [
+    ("linear+bias", lambda x, w, b: rg.nn.functional.linear(x, w, b)),
+    ("linear", lambda x, w, b: rg.nn.functional.linear(x, w) * b),
+    ("relu", lambda x, w, b: rg.nn.functional.relu(x @ w.T + b)),
+    ("log_softmax", lambda x, w, b: rg.nn.functional.log_softmax(x @ w.T + b, dim=1)),
+]
+
+
+@pytest.mark.parametrize("name,fn", NN_CASES, ids=[c[0] for c in NN_CASES])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nn_array_twins_equal_their_rules(name, fn, dtype):
+    """Ops with NumPy twins of their rules (array_rules={...}): first-order grads equal the
+    Tensor rules' grads (create_graph=True runs those) bit for bit."""
+    rng = np.random.default_rng(1)
+    arrays = rng.standard_normal((5, 4)), rng.standard_normal((3, 4)), rng.standard_normal((3,))
+    fast, fast_dt = _grads(False, fn, *arrays, dtypes=[dtype] * 3)
+    slow, slow_dt = _grads(True, fn, *arrays, dtypes=[dtype] * 3)
+    assert fast_dt == slow_dt
+    for f, s in zip(fast, slow):
+        np.testing.assert_array_equal(f, s)
+    assert OPS["linear_bias"].array_rules and OPS["nn_relu"].array_rules and OPS["log_softmax"].array_rules

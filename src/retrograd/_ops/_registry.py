@@ -48,7 +48,8 @@ class OpDef:
 
 
 def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: int = 1,
-              errors: Callable | None = None, array_rules: bool = False, **rules: Callable | None) -> OpDef:
+              errors: Callable | None = None, array_rules: bool | dict = False,
+              **rules: Callable | None) -> OpDef:
     """Declare a primitive op (forward + per-input backward rules) in the table.
 
     ``array_rules=True`` promises that every rule is plain arithmetic (``+ - * /`` and
@@ -56,6 +57,9 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     arrays as on Tensors.  A first-order backward (no graph being recorded) then runs
     the rules directly on the arrays: the hottest ops (add, sub, mul, neg) skip a whole
     op dispatch per rule.  ``create_graph=True`` always runs them on Tensors.
+    ``array_rules={input: fn}`` gives, for rules that call other ops, a NumPy function
+    with the rule's parameters that computes exactly what the rule's ops compute
+    (tests/test_array_backward.py checks each against its rule).
     """
     op = OpDef()
     op.name = name
@@ -82,9 +86,12 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.arg_plan = tuple(tuple(_plan_arg(a, op) for a in args) for args in op.rule_args)
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
-    op.array_rules = array_rules and n_out == 1 and not op.meta and not any(
+    op.array_rules = bool(array_rules) and n_out == 1 and not op.meta and not any(
         kind > ARG_STATIC for plan in op.arg_plan for kind, _ in plan)
-    op.array_backward = compile_array_backward(op.rules, op.arg_plan, _Tensor) if op.array_rules else None
+    # a dict gives NumPy twins of rules that call other ops ({input: fn with the rule's parameters})
+    fast = tuple(array_rules.get(i, r) for i, r in zip(op.inputs, op.rules)) if isinstance(array_rules, dict) \
+        else op.rules
+    op.array_backward = compile_array_backward(fast, op.arg_plan, _Tensor) if op.array_rules else None
     # A few of PyTorch's nodes are C++ classes whose name() is qualified
     # ("torch::autograd::CopyBackwards") while the Python type and repr are not.
     cls_name = op.node_name.rpartition("::")[2]

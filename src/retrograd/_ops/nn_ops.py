@@ -933,6 +933,7 @@ def _weight_grad(gy: Tensor, x: Tensor) -> Tensor:
 
 
 _linear_op = primitive("linear", _linear_np, node="MmBackward0",
+                       array_rules={"x": lambda g, w: g @ w, "w": lambda g, x: g.T @ x},
                        x=lambda g, w: _mm(g, w),
                        w=lambda g, x: _weight_grad(g, x))
 # input order (bias, input, weight) is addmm's, so next_functions line up with PyTorch's
@@ -943,6 +944,8 @@ def _sum_rows(g: Tensor) -> Tensor:
 
 _ROWS = {"dims": (0,), "keepdim": False}
 _linear_b_op = primitive("linear_bias", _linear_b_np, node="AddmmBackward0",
+                         array_rules={"b": lambda g: _add_reduce(g, axis=(0,)), "x": lambda g, w: g @ w,
+                                      "w": lambda g, x: g.T @ x},
                          b=lambda g: _sum_rows(g),
                          x=lambda g, w: _mm(g, w),
                          w=lambda g, x: _weight_grad(g, x))
@@ -967,7 +970,9 @@ def _softmax_np(x, *, dim):
     return e / e.sum(axis=dim, keepdims=True)
 
 
-_max_reduce = np.maximum.reduce  # (the ufunc's own reduce: np.max's wrapper costs more than a small row)
+# (the ufuncs' own reduce: np.max's / ndarray.sum's wrappers cost more than a small row)
+_max_reduce = np.maximum.reduce
+_add_reduce = np.add.reduce
 
 
 def _log_softmax_np(x, *, dim):
@@ -995,6 +1000,7 @@ def _log_softmax_bw_np(gy, y, *, dim):
 _softmax_op = primitive("softmax", _softmax_np, node="SoftmaxBackward0",
                         x=lambda g, out, dim: out * (g - _sum(g * out, dim, True)))
 _log_softmax_op = primitive("log_softmax", _log_softmax_np, node="LogSoftmaxBackward0",
+                            array_rules={"x": lambda g, out, dim: _log_softmax_bw_np(g, out, dim=dim)},
                             x=lambda g, out, dim: apply(_log_softmax_bw_op, (g, out), {"dim": dim}))
 # r = gy - e * sum(gy) with e = exp(y):  d/dgy = G - sum(G e);  d/dy = -G e sum(gy)
 # (the input is ``y``, not ``out``: in a rule ``out`` names the op's own output)
@@ -1192,6 +1198,7 @@ _threshold_bw_op = primitive("threshold_backward", _threshold_bw_np, node="Thres
                              gy=lambda g, y, threshold: _threshold_backward(g, y, threshold),
                              y=lambda g: g * 0)
 _relu_op = primitive("nn_relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False), node="ReluBackward0",
+                     array_rules={"x": lambda g, out: _threshold_bw_np(g, out, threshold=0)},
                      x=lambda g, out: _threshold_backward(g, out, 0))
 
 
