@@ -75,6 +75,9 @@ NN_CASES = [
     ("linear", lambda x, w, b: rg.nn.functional.linear(x, w) * b),
     ("relu", lambda x, w, b: rg.nn.functional.relu(x @ w.T + b)),
     ("log_softmax", lambda x, w, b: rg.nn.functional.log_softmax(x @ w.T + b, dim=1)),
+    ("cross_entropy", lambda x, w, b: rg.nn.functional.cross_entropy(x @ w.T + b, rg.tensor([0, 2, 1, 1, 0]))),
+    ("nll sum", lambda x, w, b: rg.nn.functional.nll_loss(x @ w.T + b, rg.tensor([2, 2, 1, 0, 0]), reduction="sum")),
+    ("nll none", lambda x, w, b: rg.nn.functional.nll_loss(x @ w.T + b, rg.tensor([1, 2, 1, 0, 0]), reduction="none")),
 ]
 
 
@@ -90,4 +93,4 @@ def test_nn_array_twins_equal_their_rules(name, fn, dtype):
     assert fast_dt == slow_dt
     for f, s in zip(fast, slow):
         np.testing.assert_array_equal(f, s)
-    assert OPS["linear_bias"].array_rules and OPS["nn_relu"].array_rules and OPS["log_softmax"].array_rules
+    assert all(OPS[n].array_rules for n in ("linear_bias", "linear", "nn_relu", "log_softmax", "nll_loss_plain"))

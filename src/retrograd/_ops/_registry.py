@@ -86,12 +86,15 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.arg_plan = tuple(tuple(_plan_arg(a, op) for a in args) for args in op.rule_args)
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
-    op.array_rules = bool(array_rules) and n_out == 1 and not op.meta and not any(
-        kind > ARG_STATIC for plan in op.arg_plan for kind, _ in plan)
-    # a dict gives NumPy twins of rules that call other ops ({input: fn with the rule's parameters})
-    fast = tuple(array_rules.get(i, r) for i, r in zip(op.inputs, op.rules)) if isinstance(array_rules, dict) \
-        else op.rules
-    op.array_backward = compile_array_backward(fast, op.arg_plan, _Tensor) if op.array_rules else None
+    # a dict gives NumPy twins of rules that call other ops ({input: fn with the rule's
+    # parameters}); twins may also read an input's shape
+    twins = isinstance(array_rules, dict)
+    allowed_kind = ARG_SHAPE if twins else ARG_STATIC
+    op.array_rules = bool(array_rules) and n_out == 1 and (twins or not op.meta) and not any(
+        kind > allowed_kind for plan in op.arg_plan for kind, _ in plan)
+    fast = tuple(array_rules.get(i, r) for i, r in zip(op.inputs, op.rules)) if twins else op.rules
+    op.array_backward = compile_array_backward(fast, op.arg_plan, _Tensor, strict=not twins) \
+        if op.array_rules else None
     # A few of PyTorch's nodes are C++ classes whose name() is qualified
     # ("torch::autograd::CopyBackwards") while the Python type and repr are not.
     cls_name = op.node_name.rpartition("::")[2]

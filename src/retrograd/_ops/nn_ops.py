@@ -1402,17 +1402,30 @@ def _nll_plain_fw(x, target, *, reduction):
     return np.asarray(total, dtype=x.dtype)
 
 
-def _nll_plain_rule(g, x_shape, target, reduction):
+def _nll_plain_weights(dt, x_shape, target: np.ndarray, reduction: str) -> np.ndarray:
     n = x_shape[0]
-    dt = g._data.dtype
     w = np.zeros(x_shape, dtype=dt)
-    w[np.arange(n), target._data] = -(dt.type(1) / dt.type(n)) if reduction == "mean" else -1
+    w[np.arange(n), target] = -(dt.type(1) / dt.type(n)) if reduction == "mean" else -1
+    return w
+
+
+def _nll_plain_rule(g, x_shape, target, reduction):
+    w = _nll_plain_weights(g._data.dtype, x_shape, target._data, reduction)
     if reduction == "none":
         g = unsqueeze(g, 1)
     return g * _t(w)
 
 
+def _nll_plain_twin(g, x_shape, target, reduction):
+    """_nll_plain_rule on arrays (the first-order backward's NumPy twin)."""
+    w = _nll_plain_weights(g.dtype, x_shape, target, reduction)
+    if reduction == "none":
+        g = g[:, None]
+    return g * w
+
+
 _nll_plain_op = primitive("nll_loss_plain", _nll_plain_fw, node="NllLossBackward0",
+                          array_rules={"x": _nll_plain_twin},
                           x=lambda g, x_shape, target, reduction: _nll_plain_rule(g, x_shape, target, reduction))
 _nll_rules = dict(x=lambda g, x_shape, target, weight, ignore_index, reduction: _nll_rule(
     g, x_shape, target, weight, ignore_index, reduction))

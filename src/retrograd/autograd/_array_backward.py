@@ -36,7 +36,7 @@ from .graph import SavedTensor
 
 __all__ = ["compile_array_backward"]
 
-ARG_G, ARG_SAVED, ARG_STATIC = 0, 1, 2  # the plan kinds an array_rules op may use (see _registry)
+ARG_G, ARG_SAVED, ARG_STATIC, ARG_SHAPE = 0, 1, 2, 3  # the plan kinds array rules may use (see _registry)
 
 
 def _load(saved: tuple, j: int, node, dt):
@@ -64,11 +64,14 @@ def _number(static: dict, key: str):
     return v if t is float or t is int else None
 
 
-def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type) -> Callable:
+def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type, strict: bool = True) -> Callable:
     """``backward(node, g, needed) -> list | None`` for an op's array rules and plan.
 
     ``tensor_cls``: the Tensor class; results are wrapped inline, as ``Tensor._wrap`` does
-    (a 0-d NumPy result is a scalar: made a 0-d array again).
+    (a 0-d NumPy result is a scalar: made a 0-d array again).  ``strict`` (rules that are
+    plain arithmetic): every saved array must have the gradient's dtype and every static
+    must be a number, else None (the Tensor rules run).  NumPy twins written for an op
+    (not strict) take their arguments as they are; an input's shape comes from the node.
     """
     lines = ["def backward(node, g, needed):",
              "    gd = g._data",
@@ -92,9 +95,14 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type) -> C
                           "        vc = v._vc",
                           "        if vc is not None and vc[0] != ver:",
                           "            _modified(v, ver, node)",
-                          f"        {var} = v._data if v._data.dtype == dt else None"]
+                          f"        {var} = v._data if {'v._data.dtype == dt' if strict else 'True'} else None"]
             elif kind == ARG_STATIC:
-                lines.append(f"    {var} = _number(static, {key!r})")
+                lines.append(f"    {var} = _number(static, {key!r})" if strict else f"    {var} = static[{key!r}]")
+                if not strict:
+                    continue  # (a static may be None)
+            elif kind == ARG_SHAPE and not strict:
+                lines.append(f"    {var} = node._in_meta[{key}][0]")
+                continue
             else:
                 raise ValueError(f"array rules cannot use plan kind {kind}")
             lines.append(f"    if {var} is None:")
