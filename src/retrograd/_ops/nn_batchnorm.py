@@ -9,11 +9,11 @@ input and for the weight; the bias gradient is a sum):
     dx   = invstd * (gw - mean(gw) - xhat * mean(gw * xhat)),   gw = g * weight
     dw   = sum(g * xhat),   db = sum(g)   (means and sums over every dim but the channels)
 
-Twice differentiable like every op: the two backward functions are primitives too, and
-their rules differentiate a composite of public ops that computes the same thing
-(``_composite_dx`` / ``_composite_dw``) with autograd itself, so double backward needs no
-hand-derived formula.  In eval mode (running statistics) the op is affine in ``x`` and its
-rules are written directly.
+Twice differentiable like every op: when a graph of the backward is being built
+(create_graph), the rules compute the same formulas from public ops (``_composite_dx`` /
+``_composite_dw``), so autograd differentiates them again (their nodes then carry those ops'
+names, not PyTorch's NativeBatchNormBackwardBackward0).  In eval mode (running statistics)
+the op is affine in ``x`` and its rules are written directly.
 """
 from __future__ import annotations
 
@@ -101,40 +101,31 @@ def _composite_dw(gy, x, eps, dims, shape):
     return _sum(gy * _xhat(x, eps, dims)[0], dims)
 
 
-def _vjp(composite, k: int, G: Tensor, inputs: tuple, stats: tuple, shape: tuple):
-    """G times the Jacobian of ``composite`` w.r.t. ``inputs[k]``, itself differentiable."""
-    from ..autograd import grad
-
-    eps = float(stats[3]) if len(stats) > 3 else 0.0
-    dims = (0,) + tuple(range(2, len(shape)))
-    with grad_mode.enable_grad():
-        out = composite(*inputs, eps, dims, shape)
-        (r,) = grad(out, inputs[k], G, retain_graph=True, create_graph=True, allow_unused=True)
-    return r
-
-
-# (the backward functions' rules: gradients of their composite twins; ``eps``/``dims`` for
-# the twins, ``stats`` only for the NumPy forward)
-_bw_x_op = primitive(
-    "native_batch_norm_backward_input", _bw_x_fw, node="NativeBatchNormBackwardBackward0",
-    gy=lambda g, gy, x, w, stats, shape: _vjp(_composite_dx, 0, g, (gy, x, w), stats, shape),
-    x=lambda g, gy, x, w, stats, shape: _vjp(_composite_dx, 1, g, (gy, x, w), stats, shape),
-    w=lambda g, gy, x, w, stats, shape: _vjp(_composite_dx, 2, g, (gy, x, w), stats, shape))
-_bw_w_op = primitive(
-    "native_batch_norm_backward_weight", _bw_w_fw, node="NativeBatchNormBackwardBackward0",
-    gy=lambda g, gy, x, stats, shape: _vjp(_composite_dw, 0, g, (gy, x), stats, shape),
-    x=lambda g, gy, x, stats, shape: _vjp(_composite_dw, 1, g, (gy, x), stats, shape))
+# (first order only: with a graph being built the rules use the composites above instead,
+# whose every partial derivative autograd gets right; the fused functions need no rules)
+_bw_x_op = primitive("native_batch_norm_backward_input", _bw_x_fw, node="NativeBatchNormBackwardBackward0")
+_bw_w_op = primitive("native_batch_norm_backward_weight", _bw_w_fw, node="NativeBatchNormBackwardBackward0")
 
 
 def _bw_statics(stash: list, shape: tuple) -> dict:
     return {"stats": stash[0], "shape": shape}
 
 
+def _rule_x(g, x, w, stash, dims, shape):
+    if grad_mode.state.enabled:  # a graph of the backward: the formula in public ops
+        return _composite_dx(g, x, w, float(stash[0][3]), dims, shape)
+    return apply(_bw_x_op, (g, x, w), _bw_statics(stash, shape))
+
+
+def _rule_w(g, x, stash, dims, shape):
+    if grad_mode.state.enabled:
+        return _composite_dw(g, x, float(stash[0][3]), dims, shape)
+    return apply(_bw_w_op, (g, x), _bw_statics(stash, shape))
+
+
 _train_op = primitive(
     "native_batch_norm", _train_fw, node="NativeBatchNormBackward0",
-    x=lambda g, x, w, stash, shape: apply(_bw_x_op, (g, x, w), _bw_statics(stash, shape)),
-    w=lambda g, x, stash, shape: apply(_bw_w_op, (g, x), _bw_statics(stash, shape)),
-    b=lambda g, dims: _sum(g, dims))
+    x=_rule_x, w=_rule_w, b=lambda g, dims: _sum(g, dims))
 
 
 def _eval_fw(x, w, b, *, mean, invstd, dims, shape):

@@ -9,12 +9,15 @@ import math
 import numbers
 import warnings
 
+import numpy as np
+
 from ... import _creation as C
 from ... import _ops as O
+from ..._ops.nn_rnn_cell import lstm_step as _lstm_step
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from .._util import cat, chunk, stack
+from .._util import cat, chunk, const, stack
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence, _forward_packed
 from .module import Module
@@ -254,7 +257,17 @@ class LSTM(RNNBase):
 
     def _cell(self, xp: Tensor, state: tuple, w: dict) -> tuple:
         h, c = state
-        gates = xp + F.linear(h, w["w_hh"], w["b_hh"])
+        w_hh, b_hh = w["w_hh"], w["b_hh"]
+        dt = xp._data.dtype
+        if dt.kind == "f" and h._data.dtype == dt and c._data.dtype == dt and w_hh._data.dtype == dt and (
+                b_hh is None or b_hh._data.dtype == dt):
+            # one node per step (see _ops/nn_rnn_cell.py)
+            b = b_hh if b_hh is not None else const(np.zeros(w_hh._data.shape[0], dtype=dt))
+            h, c = _lstm_step(xp, h, c, w_hh, b)
+            if w["w_hr"] is not None:
+                h = F.linear(h, w["w_hr"])
+            return (h, c)
+        gates = xp + F.linear(h, w_hh, b_hh)
         i, f, g, o = chunk(gates, 4, 1)
         c = O.sigmoid(f) * c + O.sigmoid(i) * O.tanh(g)
         h = O.sigmoid(o) * O.tanh(c)

@@ -1,0 +1,100 @@
+"""One LSTM step as one op (two outputs: h', c'), for nn.LSTM.
+
+Built from public ops, a step recorded about a dozen nodes (linear, split, three sigmoids,
+two tanh, products and a sum), and a 2-layer LSTM over 20 steps paid per-op overhead on
+some 800 small ops per training step.  Here the step is one node:
+
+    gates = xp + h @ w.T + b;  i, f, g, o = split(gates, 4)
+    c' = sigmoid(f) * c + sigmoid(i) * tanh(g);   h' = sigmoid(o) * tanh(c')
+
+Its first-order backward is one NumPy function for all five inputs (the rules of one node
+share it through a one-entry cache keyed by the gradient list the engine hands them).  When
+a graph of the backward is being built (create_graph), the same formulas run as public ops
+(``_step_bw_ops``), so every derivative stays differentiable.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ._registry import apply, primitive
+from .pointwise import _sigmoid_np, sigmoid, tanh
+from .shape_more import chunk
+
+__all__: list[str] = []  # private: reached through nn.LSTM
+
+
+def _gates(xp, h, w, b):
+    gates = h @ w.T
+    gates += b
+    gates += xp  # (= xp + (h @ w.T + b): IEEE addition commutes)
+    hs = gates.shape[1] // 4
+    si = _sigmoid_np(gates[:, :hs])
+    sf = _sigmoid_np(gates[:, hs:2 * hs])
+    tg = np.tanh(gates[:, 2 * hs:3 * hs])
+    so = _sigmoid_np(gates[:, 3 * hs:])
+    return si, sf, tg, so
+
+
+def _step_fw(xp, h, c, w, b):
+    si, sf, tg, so = _gates(xp, h, w, b)
+    c2 = sf * c + si * tg
+    return so * np.tanh(c2), c2
+
+
+def _step_bw_np(gh, gc, xp, h, c, w, b) -> tuple:
+    """(d xp, d h, d c, d w, d b) from the gradients of h' and c'."""
+    si, sf, tg, so = _gates(xp, h, w, b)
+    c2 = sf * c + si * tg
+    tc = np.tanh(c2)
+    dc2 = gc + gh * so * (1 - tc * tc)
+    d_gates = np.concatenate([dc2 * tg * si * (1 - si),     # input gate
+                              dc2 * c * sf * (1 - sf),      # forget gate
+                              dc2 * si * (1 - tg * tg),     # cell candidate
+                              gh * tc * so * (1 - so)], 1)  # output gate
+    return d_gates, d_gates @ w, dc2 * sf, d_gates.T @ h, d_gates.sum(0)
+
+
+def _step_bw_ops(gh, gc, xp, h, c, w, b) -> tuple:
+    """_step_bw_np written in public ops: differentiable, for a graph of the backward."""
+    from .nn_ops import linear_2d
+    from .shape_more import cat
+
+    i, f, g, o = chunk(xp + linear_2d(h, w, b), 4, 1)
+    si, sf, tg, so = sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)
+    tc = tanh(sf * c + si * tg)
+    dc2 = gc + gh * so * (1 - tc * tc)
+    d_gates = cat([dc2 * tg * si * (1 - si), dc2 * c * sf * (1 - sf), dc2 * si * (1 - tg * tg),
+                   gh * tc * so * (1 - so)], 1)
+    return d_gates, d_gates @ w, dc2 * sf, d_gates.t() @ h, d_gates.sum(0)
+
+
+_last: list = [None]  # (gradient list, the five gradients): shared by the rules of one node
+
+
+def _rule(k: int):
+    def rule(g, xp, h, c, w, b):
+        # All five gradients come from one computation, made by the first rule the node
+        # runs; the others find it by the gradient list, the same object for all of them.
+        entry = _last[0]
+        if entry is None or entry[0] is not g:
+            inputs = (xp, h, c, w, b)
+            if grad_mode.state.enabled:  # building a graph of the backward: public ops
+                grads = _step_bw_ops(g[0], g[1], *inputs)
+            else:
+                from .._tensor import Tensor
+
+                grads = tuple(Tensor._wrap(a, False, None, 0)
+                              for a in _step_bw_np(g[0]._data, g[1]._data, *[t._data for t in inputs]))
+            entry = _last[0] = (g, grads)
+        return entry[1][k]
+    return rule
+
+
+_step_op = primitive("lstm_step", _step_fw, node="ThnnFusedLstmCellBackward0", n_out=2,
+                     xp=_rule(0), h=_rule(1), c=_rule(2), w=_rule(3), b=_rule(4))
+
+
+def lstm_step(xp, h, c, w, b) -> tuple:
+    """(h', c') of one LSTM step for (N, 4H) input projections ``xp`` (see the module docstring)."""
+    return apply(_step_op, (xp, h, c, w, b))
