@@ -46,3 +46,66 @@ def test_lstm_step_float32_first_order_matches_torch():
         res.append([p.grad.numpy().copy() for p in m.parameters()])
     for a, b in zip(*res):
         np.testing.assert_allclose(b, a, rtol=2e-5, atol=2e-6)
+
+
+def _run_gru(lib, bias, seed=1, shared=False):
+    rng = np.random.default_rng(seed)
+    m = lib.nn.GRU(4, 5, num_layers=2, bias=bias, batch_first=True).double()
+    with lib.no_grad():
+        for p in m.parameters():
+            p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape)) * 0.5))
+    x = lib.tensor(rng.standard_normal((2, 3, 4)), requires_grad=True)
+    out, h = m(x)
+    if shared:  # one gradient Tensor reaches two GRU steps (through an addition)
+        loss = (out[:, 0] + out[:, 2]).sum()
+    else:
+        loss = (out * out).sum() + (h * h * h).sum()
+    params = [x] + list(m.parameters())
+    grads = lib.autograd.grad(loss, params, create_graph=True)
+    second = lib.autograd.grad(sum((g * g).sum() for g in grads), params, allow_unused=True,
+                               materialize_grads=True)
+    return [t.detach().numpy() for t in (out, h, *grads, *second)]
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("shared", [False, True])
+def test_gru_matches_torch_to_second_order(bias, shared):
+    for a, b in zip(_run_gru(rg, bias, shared=shared), _run_gru(torch, bias, shared=shared)):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
+
+
+def test_shared_gradient_reaching_two_steps_first_order():
+    res = []
+    for lib in (torch, rg):
+        rng = np.random.default_rng(5)
+        m = lib.nn.GRU(3, 4).double()
+        with lib.no_grad():
+            for p in m.parameters():
+                p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape))))
+        x = lib.tensor(rng.standard_normal((4, 1, 3)), requires_grad=True)
+        out, _ = m(x)
+        (out[0] + out[3]).sum().backward()  # (first order: the fused NumPy backward)
+        res.append([x.grad.numpy()] + [p.grad.numpy() for p in m.parameters()])
+    for a, b in zip(*res):
+        np.testing.assert_allclose(b, a, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["GRU", "LSTM"])
+def test_one_gradient_tensor_reaching_two_fused_steps(mode):
+    """AddBackward hands the same gradient Tensor to both final states: each step's rules
+    must still compute their own gradients (their shared cache is keyed per node)."""
+    res = []
+    for lib in (torch, rg):
+        rng = np.random.default_rng(9)
+        mods = [getattr(lib.nn, mode)(3, 4).double() for _ in range(2)]
+        with lib.no_grad():
+            for m in mods:
+                for p in m.parameters():
+                    p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape))))
+        x = lib.tensor(rng.standard_normal((1, 2, 3)), requires_grad=True)
+        finals = [m(x)[1] for m in mods]
+        finals = [f[0] if isinstance(f, tuple) else f for f in finals]  # LSTM: (h, c)
+        (finals[0] + finals[1]).sum().backward()
+        res.append([x.grad.numpy()] + [p.grad.numpy() for m in mods for p in m.parameters()])
+    for a, b in zip(*res):
+        np.testing.assert_allclose(b, a, rtol=1e-10, atol=1e-12)

@@ -69,7 +69,7 @@ def _step_bw_ops(gh, gc, xp, h, c, w, b) -> tuple:
     return d_gates, d_gates @ w, dc2 * sf, d_gates.t() @ h, d_gates.sum(0)
 
 
-_last: list = [None]  # (gradient list, the five gradients): shared by the rules of one node
+_last: list = [None]  # (gradient list, the five gradients, xp): shared by the rules of one node
 
 
 def _rule(k: int):
@@ -77,7 +77,7 @@ def _rule(k: int):
         # All five gradients come from one computation, made by the first rule the node
         # runs; the others find it by the gradient list, the same object for all of them.
         entry = _last[0]
-        if entry is None or entry[0] is not g:
+        if entry is None or entry[0] is not g or entry[2] is not xp:
             inputs = (xp, h, c, w, b)
             if grad_mode.state.enabled:  # building a graph of the backward: public ops
                 grads = _step_bw_ops(g[0], g[1], *inputs)
@@ -86,7 +86,7 @@ def _rule(k: int):
 
                 grads = tuple(Tensor._wrap(a, False, None, 0)
                               for a in _step_bw_np(g[0]._data, g[1]._data, *[t._data for t in inputs]))
-            entry = _last[0] = (g, grads)
+            entry = _last[0] = (g, grads, xp)
         return entry[1][k]
     return rule
 
@@ -98,3 +98,80 @@ _step_op = primitive("lstm_step", _step_fw, node="ThnnFusedLstmCellBackward0", n
 def lstm_step(xp, h, c, w, b) -> tuple:
     """(h', c') of one LSTM step for (N, 4H) input projections ``xp`` (see the module docstring)."""
     return apply(_step_op, (xp, h, c, w, b))
+
+
+# ---------------------------------------------------------------- GRU
+# r = sigmoid(xr + hr), z = sigmoid(xz + hz), n = tanh(xn + r * hn), h' = (1 - z) n + z h,
+# with (hr, hz, hn) = h @ w.T + b: one node per step, like the LSTM step above.
+def _gru_parts(xp, h, w, b):
+    hp = h @ w.T
+    hp += b
+    k = hp.shape[1] // 3
+    r = _sigmoid_np(xp[:, :k] + hp[:, :k])
+    z = _sigmoid_np(xp[:, k:2 * k] + hp[:, k:2 * k])
+    hn = hp[:, 2 * k:]
+    n = np.tanh(xp[:, 2 * k:] + r * hn)
+    return r, z, n, hn
+
+
+def _gru_fw(xp, h, w, b):
+    r, z, n, _ = _gru_parts(xp, h, w, b)
+    return (1 - z) * n + z * h
+
+
+def _gru_bw_np(gh, xp, h, w, b) -> tuple:
+    """(d xp, d h, d w, d b) from the gradient of h'."""
+    r, z, n, hn = _gru_parts(xp, h, w, b)
+    dn = gh * (1 - z) * (1 - n * n)
+    dr = dn * hn * r * (1 - r)
+    dz = gh * (h - n) * z * (1 - z)
+    d_xp = np.concatenate([dr, dz, dn], 1)
+    d_hp = np.concatenate([dr, dz, dn * r], 1)
+    return d_xp, gh * z + d_hp @ w, d_hp.T @ h, d_hp.sum(0)
+
+
+def _gru_bw_ops(gh, xp, h, w, b) -> tuple:
+    """_gru_bw_np written in public ops (for a graph of the backward)."""
+    from .nn_ops import linear_2d
+    from .shape_more import cat
+
+    xr, xz, xn = chunk(xp, 3, 1)
+    hr, hz, hn = chunk(linear_2d(h, w, b), 3, 1)
+    r, z = sigmoid(xr + hr), sigmoid(xz + hz)
+    n = tanh(xn + r * hn)
+    dn = gh * (1 - z) * (1 - n * n)
+    dr = dn * hn * r * (1 - r)
+    dz = gh * (h - n) * z * (1 - z)
+    d_hp = cat([dr, dz, dn * r], 1)
+    return cat([dr, dz, dn], 1), gh * z + d_hp @ w, d_hp.t() @ h, d_hp.sum(0)
+
+
+_gru_last: list = [None]
+
+
+def _gru_rule(k: int):
+    def rule(g, xp, h, w, b):
+        # (keyed by the gradient and this node's own input: one gradient Tensor may reach
+        # two nodes, e.g. through an addition)
+        entry = _gru_last[0]
+        if entry is None or entry[0] is not g or entry[2] is not xp:
+            inputs = (xp, h, w, b)
+            if grad_mode.state.enabled:
+                grads = _gru_bw_ops(g, *inputs)
+            else:
+                from .._tensor import Tensor
+
+                grads = tuple(Tensor._wrap(a, False, None, 0)
+                              for a in _gru_bw_np(g._data, *[t._data for t in inputs]))
+            entry = _gru_last[0] = (g, grads, xp)
+        return entry[1][k]
+    return rule
+
+
+_gru_op = primitive("gru_step", _gru_fw, node="ThnnFusedGruCellBackward0",
+                    xp=_gru_rule(0), h=_gru_rule(1), w=_gru_rule(2), b=_gru_rule(3))
+
+
+def gru_step(xp, h, w, b):
+    """h' of one GRU step for (N, 3H) input projections ``xp``."""
+    return apply(_gru_op, (xp, h, w, b))

@@ -13,7 +13,7 @@ import numpy as np
 
 from ... import _creation as C
 from ... import _ops as O
-from ..._ops.nn_rnn_cell import lstm_step as _lstm_step
+from ..._ops.nn_rnn_cell import gru_step as _gru_step, lstm_step as _lstm_step
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -319,6 +319,13 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
     def _cell(self, xp: Tensor, h: Tensor, w: dict) -> Tensor:
+        w_hh, b_hh = w["w_hh"], w["b_hh"]
+        dt = xp._data.dtype
+        if dt.kind == "f" and h._data.dtype == dt and w_hh._data.dtype == dt and (
+                b_hh is None or b_hh._data.dtype == dt):
+            # one node per step (see _ops/nn_rnn_cell.py)
+            b = b_hh if b_hh is not None else const(np.zeros(w_hh._data.shape[0], dtype=dt))
+            return _gru_step(xp, h, w_hh, b)
         hp = F.linear(h, w["w_hh"], w["b_hh"])
         xr, xz, xn = chunk(xp, 3, 1)
         hr, hz, hn = chunk(hp, 3, 1)
