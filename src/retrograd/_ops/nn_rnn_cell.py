@@ -29,24 +29,23 @@ def _gates(xp, h, w, b):
     gates += b
     gates += xp  # (= xp + (h @ w.T + b): IEEE addition commutes)
     hs = gates.shape[1] // 4
-    si = _sigmoid_np(gates[:, :hs])
-    sf = _sigmoid_np(gates[:, hs:2 * hs])
-    tg = np.tanh(gates[:, 2 * hs:3 * hs])
-    so = _sigmoid_np(gates[:, 3 * hs:])
-    return si, sf, tg, so
+    sif = _sigmoid_np(gates[:, :2 * hs])  # (input and forget gates: one call)
+    return sif[:, :hs], sif[:, hs:], np.tanh(gates[:, 2 * hs:3 * hs]), _sigmoid_np(gates[:, 3 * hs:])
 
 
-def _step_fw(xp, h, c, w, b):
-    si, sf, tg, so = _gates(xp, h, w, b)
-    c2 = sf * c + si * tg
-    return so * np.tanh(c2), c2
-
-
-def _step_bw_np(gh, gc, xp, h, c, w, b) -> tuple:
-    """(d xp, d h, d c, d w, d b) from the gradients of h' and c'."""
+def _step_fw(xp, h, c, w, b, *, stash):
+    # ``stash`` (a static of the node) keeps the gate activations for the backward, which
+    # then need not recompute them (PyTorch's fused cell keeps a workspace the same way)
     si, sf, tg, so = _gates(xp, h, w, b)
     c2 = sf * c + si * tg
     tc = np.tanh(c2)
+    stash.append((si, sf, tg, so, tc))
+    return so * tc, c2
+
+
+def _step_bw_np(gh, gc, xp, h, c, w, b, stash) -> tuple:
+    """(d xp, d h, d c, d w, d b) from the gradients of h' and c'."""
+    si, sf, tg, so, tc = stash[0]
     dc2 = gc + gh * so * (1 - tc * tc)
     d_gates = np.concatenate([dc2 * tg * si * (1 - si),     # input gate
                               dc2 * c * sf * (1 - sf),      # forget gate
@@ -73,7 +72,7 @@ _last: list = [None]  # (gradient list, the five gradients, xp): shared by the r
 
 
 def _rule(k: int):
-    def rule(g, xp, h, c, w, b):
+    def rule(g, xp, h, c, w, b, stash):
         # All five gradients come from one computation, made by the first rule the node
         # runs; the others find it by the gradient list, the same object for all of them.
         entry = _last[0]
@@ -85,7 +84,7 @@ def _rule(k: int):
                 from .._tensor import Tensor
 
                 grads = tuple(Tensor._wrap(a, False, None, 0)
-                              for a in _step_bw_np(g[0]._data, g[1]._data, *[t._data for t in inputs]))
+                              for a in _step_bw_np(g[0]._data, g[1]._data, *[t._data for t in inputs], stash))
             entry = _last[0] = (g, grads, xp)
         return entry[1][k]
     return rule
@@ -97,7 +96,7 @@ _step_op = primitive("lstm_step", _step_fw, node="ThnnFusedLstmCellBackward0", n
 
 def lstm_step(xp, h, c, w, b) -> tuple:
     """(h', c') of one LSTM step for (N, 4H) input projections ``xp`` (see the module docstring)."""
-    return apply(_step_op, (xp, h, c, w, b))
+    return apply(_step_op, (xp, h, c, w, b), {"stash": []})
 
 
 # ---------------------------------------------------------------- GRU
