@@ -92,8 +92,9 @@ def test_shared_gradient_reaching_two_steps_first_order():
 
 @pytest.mark.parametrize("mode", ["GRU", "LSTM"])
 def test_one_gradient_tensor_reaching_two_fused_steps(mode):
-    """AddBackward hands the same gradient Tensor to both final states: each step's rules
-    must still compute their own gradients (their shared cache is keyed per node)."""
+    """Two modules' final states added: gradients as in torch.  (Inside nn.GRU/LSTM a stack
+    node sits between the steps and the sum, so the steps get distinct gradient Tensors;
+    test_gru_steps_sharing_one_gradient_tensor feeds the steps one Tensor directly.)"""
     res = []
     for lib in (torch, rg):
         rng = np.random.default_rng(9)
@@ -107,5 +108,28 @@ def test_one_gradient_tensor_reaching_two_fused_steps(mode):
         finals = [f[0] if isinstance(f, tuple) else f for f in finals]  # LSTM: (h, c)
         (finals[0] + finals[1]).sum().backward()
         res.append([x.grad.numpy()] + [p.grad.numpy() for m in mods for p in m.parameters()])
+    for a, b in zip(*res):
+        np.testing.assert_allclose(b, a, rtol=1e-10, atol=1e-12)
+
+
+def test_gru_steps_sharing_one_gradient_tensor():
+    """h1 + h2 of two fused GRU steps: AddBackward hands the same gradient Tensor to both
+    nodes, whose rules share one cached backward; it must be keyed per node."""
+    from retrograd._ops.nn_rnn_cell import gru_step
+
+    rng = np.random.default_rng(11)
+    w_ih, w_hh = rng.standard_normal((12, 3)), rng.standard_normal((12, 4))
+    b_ih, b_hh = rng.standard_normal(12), rng.standard_normal(12)
+    x1, x2, h0 = rng.standard_normal((2, 3)), rng.standard_normal((2, 3)), rng.standard_normal((2, 4))
+    res = []
+    for lib in (torch, rg):
+        t = [lib.tensor(a, requires_grad=True) for a in (x1, x2, h0, w_ih, w_hh, b_ih, b_hh)]
+        X1, X2, H, WI, WH, BI, BH = t
+        if lib is torch:
+            cell = lambda x: torch._VF.gru_cell(x, H, WI, WH, BI, BH)  # noqa: E731
+        else:
+            cell = lambda x: gru_step(rg.nn.functional.linear(x, WI, BI), H, WH, BH)  # noqa: E731
+        (cell(X1) + cell(X2)).sum().backward()
+        res.append([a.grad.numpy() for a in t])
     for a, b in zip(*res):
         np.testing.assert_allclose(b, a, rtol=1e-10, atol=1e-12)

@@ -55,7 +55,7 @@ def _train_fw(x, w, b, *, eps, dims, shape, stash):
     # ``stash`` (a static of the node): the forward's statistics, for the caller's running
     # averages and for the backward, which then need not recompute them
     mean, var, invstd = _np_stats(x, dims, eps)
-    stash.append((mean, var, invstd, eps))
+    stash.append((mean, var, invstd))
     out = x - mean
     out *= invstd
     out *= w.reshape(shape)
@@ -64,7 +64,7 @@ def _train_fw(x, w, b, *, eps, dims, shape, stash):
 
 
 def _bw_x_fw(gy, x, w, *, stats, shape):
-    mean, _, invstd, _ = stats
+    mean, _, invstd = stats
     xhat = x - mean
     xhat *= invstd
     m = x.size // x.shape[1]
@@ -78,7 +78,7 @@ def _bw_x_fw(gy, x, w, *, stats, shape):
 
 
 def _bw_w_fw(gy, x, *, stats, shape):
-    mean, _, invstd, _ = stats
+    mean, _, invstd = stats
     xhat = x - mean
     xhat *= invstd
     return _channel_dot(gy, xhat)
@@ -111,15 +111,15 @@ def _bw_statics(stash: list, shape: tuple) -> dict:
     return {"stats": stash[0], "shape": shape}
 
 
-def _rule_x(g, x, w, stash, dims, shape):
+def _rule_x(g, x, w, stash, eps, dims, shape):
     if grad_mode.state.enabled:  # a graph of the backward: the formula in public ops
-        return _composite_dx(g, x, w, float(stash[0][3]), dims, shape)
+        return _composite_dx(g, x, w, eps, dims, shape)
     return apply(_bw_x_op, (g, x, w), _bw_statics(stash, shape))
 
 
-def _rule_w(g, x, stash, dims, shape):
+def _rule_w(g, x, stash, eps, dims, shape):
     if grad_mode.state.enabled:
-        return _composite_dw(g, x, float(stash[0][3]), dims, shape)
+        return _composite_dw(g, x, eps, dims, shape)
     return apply(_bw_w_op, (g, x), _bw_statics(stash, shape))
 
 
@@ -159,7 +159,7 @@ def batch_norm_train(x: Tensor, w: Tensor, b: Tensor, eps: float) -> tuple:
     shape = (1, x._data.shape[1]) + (1,) * (x._data.ndim - 2)
     stash: list = []
     out = apply(_train_op, (x, w, b), {"eps": eps, "dims": dims, "shape": shape, "stash": stash})
-    mean, var = stash[0][:2]
+    mean, var, _ = stash[0]
     return out, mean.reshape(-1), var.reshape(-1)
 
 

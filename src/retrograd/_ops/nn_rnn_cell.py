@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._registry import apply, primitive
 from .pointwise import _sigmoid_np, sigmoid, tanh
@@ -68,25 +69,33 @@ def _step_bw_ops(gh, gc, xp, h, c, w, b) -> tuple:
     return d_gates, d_gates @ w, dc2 * sf, d_gates.t() @ h, d_gates.sum(0)
 
 
-_last: list = [None]  # (gradient list, the five gradients, xp): shared by the rules of one node
+def _all_grads(slot: list, g, xp, graph_fn, numpy_fn) -> tuple:
+    """Every input's gradient of one fused node, computed once.
+
+    The node's rules run one after another; the first computes all the gradients (with
+    ``graph_fn``, public ops, when a graph of the backward is being built, else with
+    ``numpy_fn``) and leaves them in ``slot`` for the others.  The entry is keyed by the
+    incoming gradient and the node's own input ``xp``: one gradient Tensor may reach two
+    nodes (through an addition, say).
+    """
+    entry = slot[0]
+    if entry is None or entry[0] is not g or entry[2] is not xp:
+        if grad_mode.state.enabled:
+            grads = graph_fn()
+        else:
+            grads = tuple(Tensor._wrap(a, False, None, 0) for a in numpy_fn())
+        entry = slot[0] = (g, grads, xp)
+    return entry[1]
+
+
+_last: list = [None]  # (gradient list, the five gradients, xp)
 
 
 def _rule(k: int):
     def rule(g, xp, h, c, w, b, stash):
-        # All five gradients come from one computation, made by the first rule the node
-        # runs; the others find it by the gradient list, the same object for all of them.
-        entry = _last[0]
-        if entry is None or entry[0] is not g or entry[2] is not xp:
-            inputs = (xp, h, c, w, b)
-            if grad_mode.state.enabled:  # building a graph of the backward: public ops
-                grads = _step_bw_ops(g[0], g[1], *inputs)
-            else:
-                from .._tensor import Tensor
-
-                grads = tuple(Tensor._wrap(a, False, None, 0)
-                              for a in _step_bw_np(g[0]._data, g[1]._data, *[t._data for t in inputs], stash))
-            entry = _last[0] = (g, grads, xp)
-        return entry[1][k]
+        inputs = (xp, h, c, w, b)
+        return _all_grads(_last, g, xp, lambda: _step_bw_ops(g[0], g[1], *inputs),
+                          lambda: _step_bw_np(g[0]._data, g[1]._data, *[t._data for t in inputs], stash))[k]
     return rule
 
 
@@ -150,20 +159,9 @@ _gru_last: list = [None]
 
 def _gru_rule(k: int):
     def rule(g, xp, h, w, b):
-        # (keyed by the gradient and this node's own input: one gradient Tensor may reach
-        # two nodes, e.g. through an addition)
-        entry = _gru_last[0]
-        if entry is None or entry[0] is not g or entry[2] is not xp:
-            inputs = (xp, h, w, b)
-            if grad_mode.state.enabled:
-                grads = _gru_bw_ops(g, *inputs)
-            else:
-                from .._tensor import Tensor
-
-                grads = tuple(Tensor._wrap(a, False, None, 0)
-                              for a in _gru_bw_np(g._data, *[t._data for t in inputs]))
-            entry = _gru_last[0] = (g, grads, xp)
-        return entry[1][k]
+        inputs = (xp, h, w, b)
+        return _all_grads(_gru_last, g, xp, lambda: _gru_bw_ops(g, *inputs),
+                          lambda: _gru_bw_np(g._data, *[t._data for t in inputs]))[k]
     return rule
 
 

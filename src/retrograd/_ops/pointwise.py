@@ -269,14 +269,19 @@ _tanh_bw_op = primitive("tanh_backward", lambda gy, y: gy * (1 - y * y), node="T
                         y=lambda g, gy, y: g * gy * y * -2)
 
 
+def _apply_promoted(op, a: Tensor, b: Tensor) -> Tensor:
+    """A binary primitive on two tensors, computed in their promoted dtype."""
+    if a._data.dtype == b._data.dtype:
+        return apply_binary(op, a, b)
+    return apply(op, (a, b), None, D.promote_types(a.dtype, b.dtype))
+
+
 def _sigmoid_backward(gy: Tensor, y: Tensor) -> Tensor:
-    return apply_binary(_sigmoid_bw_op, gy, y) if gy._data.dtype == y._data.dtype else \
-        apply(_sigmoid_bw_op, (gy, y), None, D.promote_types(gy.dtype, y.dtype))
+    return _apply_promoted(_sigmoid_bw_op, gy, y)
 
 
 def _tanh_backward(gy: Tensor, y: Tensor) -> Tensor:
-    return apply_binary(_tanh_bw_op, gy, y) if gy._data.dtype == y._data.dtype else \
-        apply(_tanh_bw_op, (gy, y), None, D.promote_types(gy.dtype, y.dtype))
+    return _apply_promoted(_tanh_bw_op, gy, y)
 
 
 def _sigmoid_np(a):

@@ -231,14 +231,7 @@ class SavedTensor:
             self.version = vc[0]
             self.unpack_hook = None
             self.packed = None
-            if is_output:
-                self.tensor = None
-                self.data = t._data
-                self.output_nr = t._output_nr
-            else:
-                self.tensor = t
-                self.data = None
-                self.output_nr = -1
+            self._keep(t, is_output)
             return
         if _inference_used[0] and not grad_mode.state.inference and t.__dict__.get("_inference") and (
                 t._data.ndim or t._data.flags.writeable):  # read-only 0-d: a shared scalar constant
@@ -277,6 +270,10 @@ class SavedTensor:
                     "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
             return
         self.packed = None
+        self._keep(t, is_output)
+
+    def _keep(self, t, is_output: bool) -> None:
+        """Hold an output as raw data (no out -> node -> saved -> out cycle), an input as itself."""
         if is_output:
             self.tensor = None
             self.data = t._data
