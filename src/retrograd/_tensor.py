@@ -105,6 +105,7 @@ class Tensor:
     _base = None
     _retains_grad = False
     _hooks = None
+    _shared_vc = False  # (detach() sets it: shares its version counter, though not a view)
 
     __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operators
 
@@ -354,7 +355,7 @@ class Tensor:
         return vc
 
     def _vc_shared(self) -> bool:
-        return self._base is not None or "_shared_vc" in self.__dict__
+        return self._base is not None or self._shared_vc
 
     def _is_view(self) -> bool:
         return self._base is not None
@@ -417,6 +418,14 @@ class Tensor:
     def backward(self, gradient: "Tensor | None" = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs=None) -> None:
         """Accumulate d(self)/d(leaf) into each leaf's ``.grad`` (see autograd.backward)."""
+        if gradient is None and inputs is None and not create_graph and self._grad_fn is not None:
+            d = self._data
+            if d.size == 1 and d.dtype.kind == "f":
+                # ``loss.backward()``: what autograd.backward does for it, without its argument
+                # handling (it runs once per training step, right after the forward's cache churn)
+                _run_backward((self,), (Tensor._wrap(np.ones(d.shape, d.dtype), False, None, 0),),
+                              bool(retain_graph), False)
+                return
         _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> "Tensor":
@@ -651,3 +660,12 @@ def _rebuild(data, requires_grad):
     t = Tensor._wrap(np.array(data), False, None, 0)
     t._requires_grad = requires_grad
     return t
+
+
+def _run_backward(*args):
+    """The engine's run_backward (bound on first use: the engine imports this module)."""
+    global _run_backward
+    from .autograd.engine import run_backward
+
+    _run_backward = run_backward
+    return run_backward(*args)

@@ -41,7 +41,7 @@ class OpDef:
 
     __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
                  "save_inputs", "save_out", "saved_names", "n_out", "node_cls", "doc", "differentiable", "errors",
-                 "meta", "array_rules", "array_backward")
+                 "meta", "array_rules", "array_backward", "fast_rec")
 
     def __repr__(self) -> str:
         return f"<op {self.name} -> {self.node_name}>"
@@ -86,6 +86,9 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.arg_plan = tuple(tuple(_plan_arg(a, op) for a in args) for args in op.rule_args)
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
+    # 1-3 inputs and one output: recorded by an unrolled
+    # _record_unary/_binary/_ternary straight from apply() (0: the general _record)
+    op.fast_rec = len(op.inputs) if n_out == 1 and 1 <= len(op.inputs) <= 3 else 0
     # a dict gives NumPy twins of rules that call other ops ({input: fn with the rule's
     # parameters}); twins may also read an input's shape
     twins = isinstance(array_rules, dict)
@@ -139,7 +142,7 @@ def _edge_node(t):
 
 
 _ZEROS = {n: (0,) * n for n in range(9)}  # shared ``_next_nr`` when every edge is output 0
-_ZEROS1, _ZEROS2 = _ZEROS[1], _ZEROS[2]
+_ZEROS1, _ZEROS2, _ZEROS3 = _ZEROS[1], _ZEROS[2], _ZEROS[3]
 
 
 from .._tensor import Tensor as _Tensor, bump_version  # noqa: E402
@@ -205,6 +208,22 @@ def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
     if _state.enabled and op.differentiable:
         for t in tensors:
             if t._requires_grad:
+                n = op.fast_rec
+                if n and len(tensors) == n:
+                    # (_record's first steps inlined: one frame less for the common ops)
+                    node = _new_node(op.node_cls)
+                    node._seq = _next_seq()
+                    node.op = op
+                    node.static = static
+                    if record_sites:
+                        _site(node, 3)  # frames: 0 _site, 1 here, 2 the op's function, 3 the caller
+                    else:
+                        node._site_code = None
+                    if n == 1:
+                        return _record_unary(node, op, tensors[0], out)
+                    if n == 2:
+                        return _record_binary(node, op, tensors, out)
+                    return _record_ternary(node, op, tensors, out)
                 return _record(op, tensors, static, out)
     if op.n_out == 1:
         return _wrap(out, False, None, 0)
@@ -224,8 +243,6 @@ def apply_binary(op: OpDef, a, b):
     except (ValueError, IndexError, TypeError) as exc:
         raise _translate(op, (a, b), exc) from None
     if (a._requires_grad or b._requires_grad) and _state.enabled and op.differentiable:
-        if op.meta:
-            return _record(op, (a, b), None, out)
         # (_record's first steps inlined: one call less on the hottest path)
         node = _new_node(op.node_cls)
         node._seq = _next_seq()
@@ -343,7 +360,7 @@ def _record_binary(node, op: OpDef, tensors: tuple, out):
     res = _wrap(out, True, node, 0)
     od, ad, bd = res._data, a._data, b._data
     dt = od.dtype
-    if ad.dtype is not dt or bd.dtype is not dt or ad.shape != od.shape or bd.shape != od.shape:
+    if ad.dtype is not dt or bd.dtype is not dt or ad.shape != od.shape or bd.shape != od.shape or op.meta:
         node._in_meta = ((ad.shape, ad.dtype), (bd.shape, bd.dtype))
     si = op.save_inputs
     if not si:
@@ -365,6 +382,49 @@ def _record_binary(node, op: OpDef, tensors: tuple, out):
     return res
 
 
+def _record_ternary(node, op: OpDef, tensors: tuple, out):
+    """_record for three inputs and one output (linear with bias, addmm, where, lerp, ...)."""
+    a, b, c = tensors
+    ca = a._grad_fn
+    if ca is None and a._requires_grad:
+        ca = a._grad_accumulator()
+    cb = b._grad_fn
+    if cb is None and b._requires_grad:
+        cb = b._grad_accumulator()
+    cc = c._grad_fn
+    if cc is None and c._requires_grad:
+        cc = c._grad_accumulator()
+    node._next = (ca, cb, cc)
+    node._next_nr = _ZEROS3 if not (a._output_nr or b._output_nr or c._output_nr) else (
+        a._output_nr if ca is a._grad_fn else 0, b._output_nr if cb is b._grad_fn else 0,
+        c._output_nr if cc is c._grad_fn else 0)
+    if _anomaly.enabled:
+        _anomaly_mode.record_trace(node)
+    res = _wrap(out, True, node, 0)
+    od, ad, bd, cd = res._data, a._data, b._data, c._data
+    dt, shape = od.dtype, od.shape
+    if ad.dtype is not dt or bd.dtype is not dt or cd.dtype is not dt or ad.shape != shape or bd.shape != shape \
+            or cd.shape != shape or op.meta:
+        node._in_meta = ((ad.shape, ad.dtype), (bd.shape, bd.dtype), (cd.shape, cd.dtype))
+    si = op.save_inputs
+    if not si:
+        saved = None
+    elif _inference_used[0] or _saved_hooks_stack:
+        saved = ()
+        for i in si:
+            saved += (SavedTensor(tensors[i]), None)
+    else:
+        saved = ()
+        for i in si:
+            t = tensors[i]
+            vc = t._vc
+            saved += (t, 0 if vc is None else vc[0])
+    if op.save_out:
+        saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
+    node.saved = saved
+    return res
+
+
 def _record_unary(node, op: OpDef, a, out):
     """_record for a one-input, one-output op (unary math, reductions, softmax, ...)."""
     ca = a._grad_fn
@@ -378,7 +438,7 @@ def _record_unary(node, op: OpDef, a, out):
         _anomaly_mode.record_trace(node)
     res = _wrap(out, True, node, 0)
     od, ad = res._data, a._data
-    if ad.dtype is not od.dtype or ad.shape != od.shape:
+    if ad.dtype is not od.dtype or ad.shape != od.shape or op.meta:
         node._in_meta = ((ad.shape, ad.dtype),)
     if not op.save_inputs:
         saved = None

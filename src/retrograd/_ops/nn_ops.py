@@ -1197,7 +1197,8 @@ def _threshold_backward(gy: Tensor, y: Tensor, threshold) -> Tensor:
 _threshold_bw_op = primitive("threshold_backward", _threshold_bw_np, node="ThresholdBackwardBackward0",
                              gy=lambda g, y, threshold: _threshold_backward(g, y, threshold),
                              y=lambda g: g * 0)
-_relu_op = primitive("nn_relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False), node="ReluBackward0",
+# (floating-point input only, so max(x, 0) keeps x's dtype)
+_relu_op = primitive("nn_relu", lambda x: np.maximum(x, 0), node="ReluBackward0",
                      array_rules={"x": lambda g, out: _threshold_bw_np(g, out, threshold=0)},
                      x=lambda g, out: _threshold_backward(g, out, 0))
 

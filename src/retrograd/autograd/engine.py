@@ -27,6 +27,8 @@ from .profiler import _state as _prof_state
 __all__ = ["run_backward", "accumulate_into_leaf", "current_run_id", "will_receive_grad", "edge_of"]
 
 _run_ids = itertools.count(1)
+_deque = collections.deque
+_heappush, _heappop, _heappushpop = heapq.heappush, heapq.heappop, heapq.heappushpop
 
 
 class _Local(threading.local):
@@ -125,34 +127,46 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
 
     captured = [None] * len(inputs) if capture else None
     run = _Run(deps, create_graph, inputs is None)
+    fresh = run.fresh
     buffers: dict = {}
-    for (node, nr), g in zip(root_edges, grads):
-        run.fresh.add(id(g._data))
-        _add_to_buffer(buffers, node, nr, g)
+    if len(root_edges) == 1:  # (``loss.backward()``)
+        (node, nr), = root_edges
+        g = grads[0]
+        fresh.add(id(g._data))
+        buf = buffers[node] = [None] * (node._n_fixed or node._num_outputs())
+        buf[nr] = g
+        roots = (node,)
+    else:
+        for (node, nr), g in zip(root_edges, grads):
+            fresh.add(id(g._data))
+            _add_to_buffer(buffers, node, nr, g)
+        roots = dict.fromkeys([n for n, _ in root_edges])  # each root once
 
     # Ready nodes run newest first (a heap on -creation number, unique per node) except
     # leaves' AccumulateGrad sinks, which PyTorch runs as soon as they are ready, first
     # ready first: they wait in ``sinks`` (FIFO), checked before the heap.
     ready = []
-    sinks = collections.deque()
-    heappush, heappop = heapq.heappush, heapq.heappop
+    sinks = _deque()
+    heappush = _heappush
     _AccumulateGrad = AccumulateGrad
-    for node in dict.fromkeys(n for n, _ in root_edges):  # each root once
+    for node in roots:
         if deps.get(node, 0) == 0 and node in buffers:
             if type(node) is _AccumulateGrad:
                 sinks.append(node)
             else:
                 heappush(ready, (-node._seq, node))
     _local.stack.append(run)
-    prev_mode = grad_mode.state.enabled
-    grad_mode.state.enabled = create_graph
+    mode = grad_mode.state
+    prev_mode = mode.enabled
+    mode.enabled = create_graph
     check_anomaly = anomaly_state.enabled
     profiling = _prof_state.on
     # Chain fast path: the node that became ready last is held in ``pending`` instead of
     # the heap; it runs next exactly when it sorts before the heap's head (same keys as
     # the heap, so the order is PyTorch's either way).
     pending = None
-    heappushpop = heapq.heappushpop
+    heappop, heappushpop = _heappop, _heappushpop
+    accumulate = accumulate_into_leaf
     buffers_pop = buffers.pop
     buffers_get = buffers.get
     sinks_pop = sinks.popleft
@@ -203,11 +217,16 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         if res is not None:
                             gbuf = list(res)
             if type(node) is _AccumulateGrad:
-                if gbuf[0] is not None:
-                    t0 = _prof_begin() if profiling else None
-                    _accumulate_leaf(node, gbuf[0], run)
-                    if t0 is not None:
+                g = gbuf[0]
+                if g is not None:
+                    if profiling:
+                        t0 = _prof_begin()
+                        _accumulate_leaf(node, g, run)
                         _prof_end(node, t0)
+                    elif node._post_acc_hooks is None:
+                        accumulate(node.variable, g, run)
+                    else:
+                        _accumulate_leaf(node, g, run)
                 if hooked and node._post_hooks:
                     for hook in list(node._post_hooks.values()):
                         hook((), tuple(gbuf))
@@ -260,7 +279,10 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 g = grads_in[i] if i < n_in else None
                 if g is not None:
                     if meta:
-                        g = _validate(node, i, g, meta[i])
+                        m = meta[i]
+                        gd = g._data
+                        if gd.shape != m[0] or gd.dtype != m[1]:
+                            g = _validate(node, i, g, m)
                     nr = nrs[i]
                     buf = buffers_get(child)  # (inlined _add_to_buffer: the hot loop)
                     if buf is None:
@@ -284,7 +306,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                     else:
                         heappush(ready, (-child._seq, child))
     finally:
-        grad_mode.state.enabled = prev_mode
+        mode.enabled = prev_mode
         _local.stack.pop()
 
     if capture:
@@ -471,12 +493,15 @@ def accumulate_into_leaf(var, g, run: _Run | None = None) -> None:
             var._grad = _creation.empty(g.shape, dtype=var.dtype).copy_(g)
             return
         data = g._data
-        if data.base is not None or not data.flags.writeable or (run is not None and id(data) in run.fresh) \
-                or g._vc_shared():
+        # The gradient's array becomes .grad unless something else may hold or write it: a
+        # view, a read-only array, one already handed to another leaf or passed in by the caller
+        # (``run.fresh``), or a tensor sharing its version counter.
+        if data.base is not None or (run is not None and id(data) in run.fresh) or g._base is not None \
+                or g._shared_vc or not data.flags.writeable:
             data = data.copy()
         if run is not None:
             run.fresh.add(id(data))
-        var._grad = type(g)._wrap(data, False, None, 0) if type(g).__name__ == "Tensor" else g.detach()
+        var._grad = _wrap(data, False, None, 0) if type(g) is (_Tensor or _bind_tensor()) else g.detach()
         return
     if grad_mode.state.enabled:
         var._grad = cur + g
@@ -508,3 +533,14 @@ def _wrap(data, requires_grad, grad_fn, output_nr):
 
     _wrap = Tensor._wrap  # (bound on first use: the Tensor module imports this one)
     return _wrap(data, requires_grad, grad_fn, output_nr)
+
+
+_Tensor = None  # the Tensor class, bound on first use (the Tensor module imports this one)
+
+
+def _bind_tensor():
+    global _Tensor
+    from .._tensor import Tensor
+
+    _Tensor = Tensor
+    return Tensor

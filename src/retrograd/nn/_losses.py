@@ -108,6 +108,10 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
 # ---------------------------------------------------------------------- classification
 _umax = np.maximum.reduce
+_INT64, _UINT64 = np.dtype(np.int64), np.dtype(np.uint64)
+# statics shared by every node of cross_entropy's fast path (never mutated)
+_DIM1 = {"dim": 1}
+_PLAIN_REDUCTIONS = {r: {"reduction": r} for r in ("mean", "sum", "none")}
 
 
 def _class_shape(c: int, ndim: int) -> tuple:
@@ -178,6 +182,17 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
                   ignore_index: int = -100, reduce=None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
     """log_softmax over dim 1 (dim 0 unbatched), then NLL; targets may be class indices or probabilities."""
+    if weight is None and not label_smoothing and size_average is None and reduce is None:
+        xd, td = input._data, target._data
+        if xd.ndim == 2 and td.ndim == 1 and td.dtype == _INT64 and xd.dtype.kind == "f" and \
+                xd.shape[0] == td.shape[0] and td.size and reduction in ("mean", "sum", "none"):
+            c = xd.shape[1]
+            if _umax(td.view(_UINT64)) < c and (not 0 <= ignore_index < c or not (td == ignore_index).any()):
+                # A training loop's usual call (class indices in range, no weights, no smoothing),
+                # checked up front: the LogSoftmaxBackward0 and NllLossBackward0 nodes PyTorch
+                # records, made directly (the same two ops the general path below reaches).
+                logp = _apply(_nn._log_softmax_op, (input,), _DIM1)
+                return _apply(_nn._nll_plain_op, (logp, target), _PLAIN_REDUCTIONS[reduction])
     if size_average is not None or reduce is not None:
         reduction = legacy_get_string(size_average, reduce)
     _check_reduction(reduction)

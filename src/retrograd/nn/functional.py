@@ -21,6 +21,7 @@ from .. import _ops as O
 from .._creation import _gen
 from .._ops import nn_batchnorm as _bnorm
 from .._ops import nn_ops as _nn
+from .._ops._registry import apply as _apply
 from .._tensor import Tensor, bump_version
 from ..autograd import grad_mode
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy,  # noqa: F401
@@ -50,7 +51,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return O.relu_(input)
     # floating point: the nn primitive, whose backward is one masked copy
-    return _nn.relu(input) if input._data.dtype.kind == "f" else O.relu(input)
+    return _apply(_nn._relu_op, (input,)) if input._data.dtype.kind == "f" else O.relu(input)
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -245,6 +246,15 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     tensor([[2., 2., 2.]])
     """
     xd, wd = input._data, weight._data
+    dt = xd.dtype
+    if xd.ndim == 2 and wd.ndim == 2 and wd.dtype is dt and dt.kind == "f" and xd.shape[1] == wd.shape[1]:
+        # nn.Linear's everyday case, checked up front: one fused node (AddmmBackward0, or
+        # MmBackward0 without bias), the general checks below skipped
+        if bias is None:
+            return _apply(_nn._linear_op, (input, weight))
+        bd = bias._data
+        if bd.dtype is dt and bd.shape == (wd.shape[0],):
+            return _apply(_nn._linear_b_op, (bias, input, weight))
     if xd.dtype != wd.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(input.dtype)} and "
                            f"{_short(weight.dtype)}")

@@ -53,7 +53,16 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.linear(input, self.weight, self.bias)
+        # The registered Parameters, read from ``_parameters`` directly: ``self.weight`` would
+        # miss the instance dict and go through Module.__getattr__ (twice per call).  A weight
+        # that is not a registered Parameter (deleted and replaced, or a parametrization's
+        # property) is found the ordinary way.
+        params = self._parameters
+        weight = params.get("weight")
+        if weight is None:
+            weight = self.weight
+        bias = params["bias"] if "bias" in params else self.bias
+        return F.linear(input, weight, bias)
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

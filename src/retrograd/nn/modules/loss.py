@@ -88,7 +88,10 @@ class CrossEntropyLoss(_WeightedLoss):
         self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+        # the registered buffer read directly (``self.weight`` goes through Module.__getattr__)
+        buffers = self._buffers
+        weight = buffers["weight"] if "weight" in buffers else self.weight
+        return F.cross_entropy(input, target, weight=weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
