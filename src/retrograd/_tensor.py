@@ -6,6 +6,7 @@ conversions and printing.
 """
 from __future__ import annotations
 
+import sys
 import warnings
 import weakref
 from typing import Callable
@@ -364,7 +365,14 @@ class Tensor:
         """This leaf's AccumulateGrad node (made on demand, held weakly like PyTorch)."""
         acc = self._accum() if self._accum is not None else None
         if acc is None:
-            acc = _graph.AccumulateGrad(self)
+            # (AccumulateGrad's constructor inlined: a training step makes one per parameter,
+            # the previous step's having died with its graph, as in PyTorch)
+            acc = _new(_AccumulateGrad)
+            acc._next = acc._next_nr = ()
+            acc._seq = _SINK_SEQ
+            acc._site_code = None
+            acc.variable = self
+            acc._post_acc_hooks = None
             self._accum = weakref.ref(acc)
             if self._hooks:
                 # Hooks live on the tensor; the sink runs them before accumulating.
@@ -654,6 +662,8 @@ class Tensor:
 
 
 _new = object.__new__
+_AccumulateGrad = _graph.AccumulateGrad
+_SINK_SEQ = sys.maxsize  # an AccumulateGrad's creation number: sinks run as soon as ready
 
 
 def _rebuild(data, requires_grad):

@@ -67,6 +67,21 @@ class _DecoratorContextManager:
                                 return stop.value
             return gen_wrapper
 
+        if type(self) in (no_grad, enable_grad):
+            # (the two plain modes: set and restore the flag directly, no context object per
+            # call; an optimizer's ``step`` is decorated with no_grad)
+            enabled = type(self) is enable_grad
+
+            @functools.wraps(func)
+            def mode_wrapper(*args, **kwargs):
+                prev = state.enabled
+                state.enabled = enabled
+                try:
+                    return func(*args, **kwargs)
+                finally:
+                    state.enabled = prev
+            return mode_wrapper
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             with self.clone():

@@ -58,17 +58,19 @@ def _with_hooks(step: Callable) -> Callable:
 
     @functools.wraps(step)
     def wrapper(self, *args, **kwargs):
-        for pre_hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
-            result = pre_hook(self, args, kwargs)
-            if result is not None:
-                if isinstance(result, tuple) and len(result) == 2:
-                    args, kwargs = result
-                else:
-                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, new_kwargs), but got "
-                                       f"{result}.")
+        if _global_pre_hooks or self._optimizer_step_pre_hooks:
+            for pre_hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+                result = pre_hook(self, args, kwargs)
+                if result is not None:
+                    if isinstance(result, tuple) and len(result) == 2:
+                        args, kwargs = result
+                    else:
+                        raise RuntimeError(f"{step} must return None or a tuple of (new_args, new_kwargs), but "
+                                           f"got {result}.")
         out = step(self, *args, **kwargs)
-        for post_hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
-            post_hook(self, args, kwargs)
+        if self._optimizer_step_post_hooks or _global_post_hooks:
+            for post_hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
+                post_hook(self, args, kwargs)
         return out
 
     wrapper.hooked = True  # type: ignore[attr-defined]
