@@ -72,6 +72,28 @@ def test_relu_backward_is_a_select_like_pytorch():
     assert type(RF.relu(rx).grad_fn).__name__ == "ReluBackward0"
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nan_input_passes_its_gradient_through_relu_and_threshold_like_pytorch(dtype):
+    # PyTorch's threshold_backward is ``y <= threshold ? 0 : g``: NaN compares false, so a NaN
+    # activation lets its gradient through (a ``y > threshold`` mask would zero it); the
+    # x86 default NaN has its sign bit set, so both signs of NaN are checked.
+    neg_nan = np.float32(0.0) * np.float32(-np.inf) if dtype == np.float32 else 0.0 * -np.inf
+    x = np.array([np.nan, -neg_nan, neg_nan, -1.0, 2.0, 0.0, -0.0], dtype=dtype)
+    g = np.arange(1, 8, dtype=dtype)
+    for rfn, tfn in ((RF.relu, TF.relu), (lambda t: RF.threshold(t, 0.5, 3.0), lambda t: TF.threshold(t, 0.5, 3.0))):
+        (rx, tx) = _pair(x)
+        ro, to = rfn(rx), tfn(tx)
+        assert type(ro.grad_fn).__name__ == type(to.grad_fn).__name__  # ReluBackward0 / ThresholdBackward0
+        np.testing.assert_array_equal(_np(ro), _np(to))  # NaN stays NaN through threshold's forward too
+        ro.backward(retrograd.tensor(g))
+        to.backward(torch.tensor(g))
+        np.testing.assert_array_equal(_np(rx.grad), _np(tx.grad))
+        rg, = retrograd.autograd.grad(rfn(rx).sum(), rx, create_graph=True)
+        tg, = torch.autograd.grad(tfn(tx).sum(), tx, create_graph=True)
+        np.testing.assert_array_equal(_np(rg), _np(tg))
+        assert type(rg.grad_fn).__name__ == type(tg.grad_fn).__name__
+
+
 def test_relu_double_backward_matches_pytorch():
     x = rng.standard_normal((3, 4))
     (rx, tx) = _pair(x)

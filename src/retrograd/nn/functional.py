@@ -152,8 +152,8 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
-    """x if x > threshold else value."""
-    return _inplace(input, O.where(input > threshold, input, value), inplace)
+    """value where x <= threshold, else x (backward node ThresholdBackward0)."""
+    return _inplace(input, _nn.threshold(input, threshold, value), inplace)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
