@@ -3,8 +3,15 @@
 They reuse the N-d NumPy kernels of ``nn_ops.py``; they are separate primitives only so that the
 backward nodes carry PyTorch's 3-D names (AvgPool3DBackward0 ...). Rules mirror the 2-D ones:
 avg_pool3d <-> avg_pool3d_backward, adaptive_avg_pool3d <-> its transpose, adaptive max -> scatter.
+
+Also the nn.functional activations and losses whose PyTorch kernels treat special values (NaN, +-inf,
+-0, the boundary points of piecewise functions) in ways a composition of public ops cannot reproduce:
+elu/selu/celu (and in-place forms), hardtanh, hardsigmoid, hardswish, logsigmoid, glu, soft/hardshrink,
+prelu, rrelu (eval), gelu, smooth_l1/huber and binary_cross_entropy, each with PyTorch's node name.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from .._tensor import Tensor
 from ._registry import apply, primitive
@@ -114,3 +121,388 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     """
     return _conv_transposend(3, "conv_transpose3d", input, weight, bias, stride, padding, output_padding, groups,
                              dilation)
+
+
+# ====================================================================== activations with PyTorch's kernels
+# Each forward / rule below follows ATen's scalar kernel branch by branch (which side of a comparison a NaN
+# falls on, where a zero keeps its sign), so special values (+-inf, -0, boundary points) match PyTorch.
+from ._registry import apply_inplace  # noqa: E402
+from .nn_ops import _gelu_fw, _gelu_rule, _t  # noqa: E402
+from .pointwise import abs as _abs, exp as _exp, sigmoid as _sigmoid, where as _where  # noqa: E402
+
+
+def _err():
+    return np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore")
+
+
+def _sel(cond, a, b) -> Tensor:
+    """where(cond, a, b) with a constant (no-grad) condition."""
+    return _where(cond if isinstance(cond, Tensor) else _t(cond), a, b)
+
+
+def _float_check(name: str, input: Tensor) -> None:
+    if input._data.dtype.kind != "f":
+        from .._tensor import _scalar_type_name
+
+        raise NotImplementedError(f'"{name}" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+
+
+def _elu_np(x, *, alpha, scale, input_scale):
+    # ATen: x <= 0 ? alpha * scale * expm1(x * input_scale) : x * scale  (-0 stays -0)
+    with _err():
+        neg = np.expm1(x * x.dtype.type(input_scale)) * x.dtype.type(alpha * scale)
+        return np.where(x <= 0, neg, x * x.dtype.type(scale)).astype(x.dtype, copy=False)
+
+
+def _elu_rule(g, x, alpha, scale, input_scale):
+    return g * _sel(x._data <= 0, _exp(x * input_scale) * (alpha * scale * input_scale), scale)
+
+
+def _elu_result_rule(g, out, alpha, scale, input_scale):
+    # the in-place forms (EluBackward1 / CeluBackward1) differentiate through the result
+    return g * _sel(out._data <= 0, (out + alpha * scale) * input_scale, scale)
+
+
+_elu_op2 = primitive("elu2", _elu_np, node="EluBackward0", x=_elu_rule)
+_celu_op = primitive("celu", _elu_np, node="CeluBackward0", x=_elu_rule)
+_elu_inplace_op = primitive("elu_inplace", _elu_np, node="EluBackward1", x=_elu_result_rule)
+_celu_inplace_op = primitive("celu_inplace", _elu_np, node="CeluBackward1", x=_elu_result_rule)
+
+
+def elu_like(input: Tensor, alpha: float, scale: float, input_scale: float, inplace: bool, celu: bool) -> Tensor:
+    """elu / selu / celu (and their in-place forms) with PyTorch's nodes and special-value behaviour."""
+    _float_check("elu", input)
+    static = {"alpha": float(alpha), "scale": float(scale), "input_scale": float(input_scale)}
+    if inplace:
+        return apply_inplace(_celu_inplace_op if celu else _elu_inplace_op, input, (), static)
+    return apply(_celu_op if celu else _elu_op2, (input,), static)
+
+
+def _hardtanh_np(x, *, lo, hi):
+    # ATen: x < lo ? lo : (x > hi ? hi : x): NaN stays NaN, -0 stays -0
+    return np.where(x < lo, x.dtype.type(lo), np.where(x > hi, x.dtype.type(hi), x)).astype(x.dtype, copy=False)
+
+
+# gradient g strictly inside, a +0 (not g * 0 = -0 for negative g) at and beyond the bounds
+_hardtanh_op2 = primitive("hardtanh2", _hardtanh_np, node="HardtanhBackward0",
+                          x=lambda g, x, lo, hi: _sel((x._data <= lo) | (x._data >= hi), 0.0, g))
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """Clamp to [min_val, max_val] (backward node HardtanhBackward0)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    static = {"lo": min_val, "hi": max_val}
+    if inplace:
+        return apply_inplace(_hardtanh_op2, input, (), static)
+    return apply(_hardtanh_op2, (input,), static)
+
+
+def _hardsigmoid_np(x):
+    t = x.dtype.type
+    return (np.minimum(np.maximum(x + t(3), t(0)), t(6)) / t(6)).astype(x.dtype, copy=False)
+
+
+def _hardsigmoid_rule(g, x):
+    # ATen multiplies by the float constant 1.0f / 6.0f, in double too
+    inside = (x._data > -3) & (x._data < 3)
+    return _sel(inside, g * float(np.float32(1.0) / np.float32(6.0)), 0.0)
+
+
+_hardsigmoid_op = primitive("hardsigmoid", _hardsigmoid_np, node="HardsigmoidBackward0", x=_hardsigmoid_rule)
+
+
+def _hardswish_np(x):
+    t = x.dtype.type
+    return (x * np.minimum(np.maximum(x + t(3), t(0)), t(6)) / t(6)).astype(x.dtype, copy=False)
+
+
+def _hardswish_rule(g, x):
+    # ATen: x <= -3 ? 0 : (x < 3 ? g * (x / 3 + 0.5) : g)
+    d = x._data
+    return _sel(d <= -3, 0.0, _sel(d < 3, g * (x / 3 + 0.5), g))
+
+
+_hardswish_op = primitive("hardswish", _hardswish_np, node="HardswishBackward0", x=_hardswish_rule)
+
+
+def _act(op, name: str, input: Tensor, inplace: bool, static: dict | None = None) -> Tensor:
+    _float_check(name, input)
+    if inplace:
+        return apply_inplace(op, input, (), static)
+    return apply(op, (input,), static)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """relu6(x + 3) / 6 (backward node HardsigmoidBackward0)."""
+    return _act(_hardsigmoid_op, "hardsigmoid_cpu", input, inplace)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * relu6(x + 3) / 6 (backward node HardswishBackward0)."""
+    return _act(_hardswish_op, "hardswish_cpu", input, inplace)
+
+
+def _leaky_np(x, *, slope):
+    return np.where(x > 0, x, x * x.dtype.type(slope)).astype(x.dtype, copy=False)
+
+
+_leaky_inplace_op = primitive("leaky_relu_inplace", _leaky_np, node="LeakyReluBackward1",
+                              x=lambda g, out, slope: _sel(out._data > 0, g, g * slope))
+
+
+def leaky_relu_inplace(input: Tensor, negative_slope: float) -> Tensor:
+    """In-place leaky_relu (backward node LeakyReluBackward1, through the result)."""
+    if negative_slope < 0 and (input.requires_grad and input._data.dtype.kind == "f"):
+        raise RuntimeError("In-place leakyReLu backward calculation is triggered with a negative slope which is "
+                           "not supported. This is caused by calling in-place forward function with a negative "
+                           "slope, please call out-of-place version instead. File an issue at "
+                           "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+                           "backward calculation with negative slope")
+    return apply_inplace(_leaky_inplace_op, input, (), {"slope": negative_slope})
+
+
+def _logsigmoid_np(x):
+    # ATen: min(x, 0) - log1p(exp(-|x|))  (+inf gives +0, not -0)
+    with _err():
+        return (np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+
+
+def _logsigmoid_rule(g, x):
+    d = x._data
+    neg = d < 0
+    z = _exp(-_abs(x))
+    return g * (_t(neg.astype(d.dtype)) - _t(np.where(neg, 1, -1).astype(d.dtype)) * (z / (z + 1)))
+
+
+_logsigmoid_op = primitive("log_sigmoid", _logsigmoid_np, node="LogSigmoidBackward0", x=_logsigmoid_rule)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)) (backward node LogSigmoidBackward0)."""
+    _float_check("log_sigmoid_forward", input)
+    return apply(_logsigmoid_op, (input,))
+
+
+def _glu_np(x, *, dim):
+    n = x.shape[dim] // 2
+    a, b = np.split(x, [n], axis=dim)
+    with _err():
+        return (a * (1 / (1 + np.exp(-b)))).astype(x.dtype, copy=False)
+
+
+def _glu_rule(g, x, dim):
+    # one gradient for the whole input, as ATen's glu_backward (no 0 + -0 from summing two narrow views)
+    from .shape_more import cat
+
+    n = x.shape[dim] // 2
+    a, b = x.narrow(dim, 0, n), x.narrow(dim, n, n)
+    s = _sigmoid(b)
+    return cat([s * g, (1 - s) * s * a * g], dim)
+
+
+_glu_op = primitive("glu", _glu_np, node="GluBackward0", x=_glu_rule)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """a * sigmoid(b) for the two halves of ``dim`` (backward node GluBackward0)."""
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = dim % input.ndim
+    n = input.shape[d]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
+    return apply(_glu_op, (input,), {"dim": d})
+
+
+def _softshrink_np(x, *, lambd):
+    # ATen: x > l ? x - l : (x < -l ? x + l : x * 0)  (-0 and NaN pass through)
+    t = x.dtype.type
+    with _err():
+        mid = x * t(0)
+    return np.where(x > lambd, x - t(lambd), np.where(x < -lambd, x + t(lambd), mid)).astype(x.dtype, copy=False)
+
+
+def _shrink_rule(g, x, lambd):
+    d = x._data
+    return _sel((d >= -lambd) & (d <= lambd), 0.0, g)
+
+
+_softshrink_op = primitive("softshrink", _softshrink_np, node="SoftshrinkBackward0", x=_shrink_rule)
+
+
+def _hardshrink_np(x, *, lambd):
+    return np.where((x >= -lambd) & (x <= lambd), x.dtype.type(0), x).astype(x.dtype, copy=False)
+
+
+_hardshrink_op = primitive("hardshrink", _hardshrink_np, node="HardshrinkBackward0", x=_shrink_rule)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x - lambd if x > lambd, x + lambd if x < -lambd, else 0 (backward node SoftshrinkBackward0).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.softshrink(torch.tensor([-1., 0.2, 2.]), 0.5)
+    tensor([-0.5000,  0.0000,  1.5000])
+    """
+    _float_check("softshrink_cpu", input)
+    if lambd < 0:
+        fmax, name = (3.4028234663852886e38, "Float") if input._data.dtype == np.float32 else (
+            1.7976931348623157e308, "Double")
+        raise RuntimeError(f"lambda must be in range [0, {fmax:g}] for input dtype {name}, but found {lambd:g}")
+    return apply(_softshrink_op, (input,), {"lambd": lambd})
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x if |x| > lambd else 0 (backward node HardshrinkBackward0).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.hardshrink(torch.tensor([0.2, 1.]))
+    tensor([0., 1.])
+    """
+    _float_check("hardshrink_cpu", input)
+    return apply(_hardshrink_op, (input,), {"lambd": lambd})
+
+
+def _prelu_np(x, w):
+    return np.where(x > 0, x, w * x).astype(x.dtype, copy=False)
+
+
+_prelu_op = primitive("prelu", _prelu_np, node="PreluKernelBackward0",
+                      x=lambda g, x, w: _sel(x._data > 0, g, w * g),
+                      w=lambda g, x: _sel(x._data > 0, 0.0, x * g))
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """x if x > 0 else weight * x, weight along the channel dim (backward node PreluKernelBackward0).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.prelu(torch.tensor([-2., 2.]), torch.tensor([0.5]))
+    tensor([-1.,  2.])
+    """
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
+    n = weight.numel()
+    c = input.shape[1] if input.ndim >= 2 else 1
+    if n != 1 and n != c:
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{n} and channel size = {c}.")
+    w = weight
+    if input.ndim >= 2 and n > 1:
+        w = w.reshape((-1,) + (1,) * (input.ndim - 2))
+    elif input.ndim == 0:
+        w = w.reshape(())
+    return apply(_prelu_op, (input, w))
+
+
+# rrelu in eval mode: leaky_relu with the mean slope, under PyTorch's node (gradient slope at x <= 0)
+_rrelu_eval_op = primitive("rrelu_eval", _leaky_np, node="RreluWithNoiseBackward0",
+                           x=lambda g, x, slope: _sel(x._data > 0, g, g * slope))
+
+
+def _gelu_np(x, *, approximate):
+    out = _gelu_fw(x, approximate=approximate)
+    if approximate == "none" and x.dtype == np.float32:
+        # ATen's float32 kernel gives NaN at +inf (inf * Phi(inf) in its vectorised erf path); float64 gives +inf
+        out = np.where(np.isposinf(x), np.float32(np.nan), out)
+    return out
+
+
+_gelu_op2 = primitive("gelu2", _gelu_np, node="GeluBackward0", x=_gelu_rule)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x) (or its tanh approximation; backward node GeluBackward0)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return apply(_gelu_op2, (input,), {"approximate": approximate})
+
+
+# ====================================================================== smooth L1 / Huber with their own nodes
+def _smooth_np(a, b, *, reduction, beta, huber):
+    with _err():
+        z = np.abs(a - b)
+        t = z.dtype.type
+        if huber:
+            loss = np.where(z < beta, t(0.5) * z * z, t(beta) * (z - t(0.5 * beta)))
+        else:
+            loss = np.where(z < beta, t(0.5) * z * z / t(beta), z - t(0.5 * beta))
+        loss = loss.astype(z.dtype, copy=False)
+        if reduction == "mean":
+            return np.asarray(loss.mean(), dtype=z.dtype)
+        if reduction == "sum":
+            return np.asarray(loss.sum(), dtype=z.dtype)
+        return loss
+
+
+def _smooth_rule(g, a, b, reduction, beta, huber, sign):
+    # ATen: x <= -beta ? -norm : (x >= beta ? norm : norm * x / beta)  (Huber: times delta, no / delta);
+    # a select, so the unused branch's inf never meets a zero
+    x = a - b
+    d = x._data
+    norm = sign
+    if reduction == "mean":
+        norm /= max(int(np.prod(np.broadcast_shapes(a.shape, b.shape))), 1)
+    edge = norm * beta if huber else norm
+    mid = x * norm if huber else x * (norm / beta)
+    return _sel(d <= -beta, -edge * g, _sel(d >= beta, edge * g, mid * g))
+
+
+def _smooth_rules():
+    return dict(a=lambda g, a, b, reduction, beta, huber: _smooth_rule(g, a, b, reduction, beta, huber, 1.0),
+                b=lambda g, a, b, reduction, beta, huber: _smooth_rule(g, a, b, reduction, beta, huber, -1.0))
+
+
+_smooth_l1_op = primitive("smooth_l1_loss", _smooth_np, node="SmoothL1LossBackward0", **_smooth_rules())
+_huber_op = primitive("huber_loss", _smooth_np, node="HuberLossBackward0", **_smooth_rules())
+
+
+def smooth_l1(a: Tensor, b: Tensor, reduction: str, beta: float, huber: bool, cast=None) -> Tensor:
+    """The SmoothL1Loss / HuberLoss node on same-dtype operands (the caller broadcasts and checks)."""
+    return apply(_huber_op if huber else _smooth_l1_op, (a, b),
+                 {"reduction": reduction, "beta": float(beta), "huber": huber}, cast)
+
+
+# ====================================================================== binary cross entropy (ATen's kernel)
+def _bce_np(x, t, w, *, reduction):
+    with _err():
+        loss = (t - 1) * np.maximum(np.log1p(-x), x.dtype.type(-100)) - t * np.maximum(np.log(x), x.dtype.type(-100))
+        loss = (loss * w).astype(x.dtype, copy=False)
+    if reduction == "mean":
+        return np.asarray(loss.mean(), dtype=x.dtype)
+    if reduction == "sum":
+        return np.asarray(loss.sum(), dtype=x.dtype)
+    return loss
+
+
+def _bce_norm(x, t, reduction) -> float:
+    if reduction == "mean":
+        return 1.0 / max(int(np.prod(np.broadcast_shapes(x.shape, t.shape))), 1)
+    return 1.0
+
+
+_BCE_EPS = float(np.float32(1e-12))  # ATen: the float constant 1e-12f, in double too
+
+
+def _bce_x_rule(g, x, t, w, reduction):
+    # ATen: g * (x - t) / max((1 - x) * x, 1e-12) * w
+    from .tensor_extras import clamp_min
+
+    return g * ((x - t) / clamp_min((1 - x) * x, _BCE_EPS)) * w * _bce_norm(x, t, reduction)
+
+
+def _bce_t_rule(g, x, t, w, reduction):
+    from .pointwise import log
+    from .pointwise_more import log1p
+
+    # ATen: -(log(x) - log1p(-x)) * g, unclamped (so +-inf at x = 0 / 1, and -0 where the logs agree)
+    return -(log(x) - log1p(-x)) * g * w * _bce_norm(x, t, reduction)
+
+
+_bce_op = primitive("binary_cross_entropy", _bce_np, node="BinaryCrossEntropyBackward0",
+                    x=_bce_x_rule, t=_bce_t_rule)
+
+
+def binary_cross_entropy(x: Tensor, t: Tensor, w: Tensor, reduction: str) -> Tensor:
+    """The BinaryCrossEntropy node (the caller checks shapes and the [0, 1] range)."""
+    return apply(_bce_op, (x, t, w), {"reduction": reduction})

@@ -29,7 +29,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._util import const
 
-__all__ = ["softshrink", "hardshrink", "rrelu", "rrelu_", "prelu", "selu_", "celu_", "threshold_",
+__all__ = ["selu_", "celu_", "threshold_",
            "pixel_unshuffle", "instance_norm", "local_response_norm", "alpha_dropout", "feature_alpha_dropout",
            "dropout3d", "upsample", "upsample_nearest", "upsample_bilinear", "lp_pool1d", "lp_pool2d",
            "gumbel_softmax", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "conv_transpose3d",
@@ -43,62 +43,6 @@ def _F():
     # functional.py imports this module at its end, so reach back lazily
     from . import functional
     return functional
-
-
-def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    """x - lambd if x > lambd, x + lambd if x < -lambd, else 0.
-
-    >>> import retrograd as torch
-    >>> torch.nn.functional.softshrink(torch.tensor([1.]), 0.25)
-    tensor([0.7500])
-    """
-    if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return O.where(input > lambd, input - lambd, O.where(input < -lambd, input + lambd, input * 0))
-
-
-def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    """x if |x| > lambd else 0.
-
-    >>> import retrograd as torch
-    >>> torch.nn.functional.hardshrink(torch.tensor([0.2, 1.]))
-    tensor([0., 1.])
-    """
-    return O.where((input > lambd) | (input < -lambd), input, input * 0)
-
-
-def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
-          inplace: bool = False) -> Tensor:
-    """Leaky ReLU with a random slope in [lower, upper] per element (training), else their mean.
-
-    >>> import retrograd as torch
-    >>> torch.nn.functional.rrelu(torch.tensor([-3.]), 0.1, 0.3)
-    tensor([-0.6000])
-    """
-    if training:
-        a = _gen(None).uniform(lower, upper, tuple(input.shape)).astype(input._data.dtype)
-        slope = const(a)
-    else:
-        slope = (lower + upper) / 2
-    out = O.where(input >= 0, input, input * slope)
-    return input.copy_(out) if inplace else out
-
-
-def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
-    return rrelu(input, lower, upper, training, True)
-
-
-def prelu(input: Tensor, weight: Tensor) -> Tensor:
-    """x if x > 0 else weight * x, weight broadcast along the channel dim (dim 1).
-
-    >>> import retrograd as torch
-    >>> torch.nn.functional.prelu(torch.tensor([-2., 2.]), torch.tensor([0.5]))
-    tensor([-1.,  2.])
-    """
-    w = weight
-    if input.ndim >= 2 and weight.numel() > 1:
-        w = w.reshape((-1,) + (1,) * (input.ndim - 2))
-    return O.where(input > 0, input, input * w)
 
 
 def selu_(input: Tensor) -> Tensor:

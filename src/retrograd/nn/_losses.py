@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _ops as O
 from .._ops import nn_ops as _nn
+from .._ops import nn_ops_more as _nnm
 from .._ops._common import binary_operands as _binary_operands
 from .._ops._registry import apply as _apply
 from .._size import Size
@@ -86,11 +87,10 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     reduction = _pointwise_prep(input, target, size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    d = O.abs(input - target)
     if beta == 0:
-        return _reduce(d, reduction)
-    loss = O.where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta)
-    return _reduce(loss, reduction)
+        return l1_loss(input, target, reduction=reduction)
+    a, b, cast = _binary_operands(input, target, "smooth_l1_loss")
+    return _nnm.smooth_l1(a, b, reduction, beta, False, cast)
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
@@ -99,11 +99,12 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     reduction = _pointwise_prep(input, target, None, None, reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is None:
+        a, b, cast = _binary_operands(input, target, "huber_loss")
+        return _nnm.smooth_l1(a, b, reduction, delta, True, cast)
     d = O.abs(input - target)
     loss = O.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    return _reduce(loss * weight, reduction)
 
 
 # ---------------------------------------------------------------------- classification
@@ -210,12 +211,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
         prod = logp * target
         if weight is not None:
             prod = prod * (weight if class_dim == 0 else weight.reshape(_class_shape(c, input.ndim)))
-        loss = -prod.sum(class_dim)
         if reduction == "none":
-            return loss
+            return -prod.sum(class_dim)
         if reduction == "sum":
-            return loss.sum()
-        return loss.sum() / (input.numel() / c)
+            return -prod.sum()  # (PyTorch's order: the node is NegBackward0)
+        return -prod.sum() / (input.numel() / c)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll
@@ -227,7 +227,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
         smooth = -(lp * weight.reshape(_class_shape(c, lp.ndim))).sum(1)
     else:
         smooth = -lp.sum(1)
-    smooth = smooth * const((~ignore).astype(lp._data.dtype))
+    # (ignored rows exactly 0: a -inf log-probability times a 0 mask would be NaN)
+    smooth = O.where(const(ignore), 0.0, smooth)
     if reduction == "mean":
         if weight is not None:
             ret = smooth.sum() / weight[const(t[~ignore])].sum()
@@ -250,12 +251,13 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
                          f"({input.size()}) is deprecated. Please ensure they have the same size.")
     d = input._data
-    if d.size and (np.nanmin(d) < 0 or np.nanmax(d) > 1):
+    if d.size and not ((d >= 0) & (d <= 1)).all():  # (a NaN fails too, as in PyTorch)
         raise RuntimeError("all elements of input should be between 0 and 1")
-    loss = -(target * O.clamp(O.log(input), min=-100) + (1 - target) * O.clamp(O.log(1 - input), min=-100))
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    if weight is None or not weight.requires_grad:
+        w = weight if weight is not None else const(np.ones((), dtype=d.dtype))
+        return _nnm.binary_cross_entropy(input, target, w, reduction)
+    loss = (target - 1) * O.clamp(O.log1p(-input), min=-100) - target * O.clamp(O.log(input), min=-100)
+    return _reduce(loss * weight, reduction)
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -293,10 +295,8 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduct
     if log_target:
         loss = O.exp(target) * (target - input)
     else:
-        # xlogy(t, t) - t * input: zero (with zero gradient) where t == 0
-        pos = const(target._data > 0)
-        safe = O.where(pos, target, 1.0)
-        loss = target * O.where(pos, O.log(safe), 0.0) - target * input
+        # PyTorch's formula, so t == 0 and t < 0 (and their gradients) come out as there
+        loss = O.xlogy(target, target) - target * input
     if reduction == "batchmean":
         if input.ndim == 0:
             return loss.sum()

@@ -21,6 +21,8 @@ from .. import _ops as O
 from .._creation import _gen
 from .._ops import nn_batchnorm as _bnorm
 from .._ops import nn_ops as _nn
+from .._ops import nn_ops_more as _nnm
+from .._ops._registry import apply_inplace as _apply_inplace
 from .._ops._registry import apply as _apply
 from .._tensor import Tensor, bump_version
 from ..autograd import grad_mode
@@ -59,13 +61,15 @@ def relu_(input: Tensor) -> Tensor:
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
-    """min(max(x, 0), 6)."""
-    return hardtanh(input, 0.0, 6.0, inplace)
+    """min(max(x, 0), 6) (backward node HardtanhBackward0, as in PyTorch)."""
+    return _nnm.hardtanh(input, 0.0, 6.0, inplace)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
-    """x if x > 0 else negative_slope * x (backward node LeakyReluBackward0)."""
-    return _inplace(input, _nn.leaky_relu(input, negative_slope), inplace)
+    """x if x > 0 else negative_slope * x (backward node LeakyReluBackward0; in place LeakyReluBackward1)."""
+    if inplace:
+        return _nnm.leaky_relu_inplace(input, negative_slope)
+    return _nn.leaky_relu(input, negative_slope)
 
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -73,8 +77,8 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    """x if x > 0 else alpha * (exp(x) - 1)."""
-    return _inplace(input, _nn.elu(input, alpha), inplace)
+    """x if x > 0 else alpha * (exp(x) - 1) (backward node EluBackward0; in place EluBackward1)."""
+    return _nnm.elu_like(input, alpha, 1.0, 1.0, inplace, False)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -86,26 +90,34 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
-    return _inplace(input, _nn.elu(input, _SELU_ALPHA, _SELU_SCALE), inplace)
+    """scale * elu(x, alpha) with SELU's constants (backward node EluBackward0)."""
+    return _nnm.elu_like(input, _SELU_ALPHA, _SELU_SCALE, 1.0, inplace, False)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    return _inplace(input, _nn.elu(input, alpha, 1.0, 1.0 / alpha), inplace)
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (backward node CeluBackward0)."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _nnm.elu_like(input, alpha, 1.0, 1.0 / alpha, inplace, True)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x); ``approximate='tanh'`` for the tanh formula."""
-    return _nn.gelu(input, approximate)
+    return _nnm.gelu(input, approximate)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x * sigmoid(x)."""
-    return _inplace(input, _nn.silu(input), inplace)
+    if inplace:  # (the node needs the old x: apply_inplace snapshots it, as PyTorch saves original_self)
+        return _apply_inplace(_nn._silu_op, input, ())
+    return _nn.silu(input)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * tanh(softplus(x))."""
-    return _inplace(input, _nn.mish(input), inplace)
+    if inplace:
+        return _apply_inplace(_nn._mish_op, input, ())
+    return _nn.mish(input)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -114,8 +126,8 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
-    """Clamp to [min_val, max_val]."""
-    return _inplace(input, _nn.hardtanh(input, min_val, max_val), inplace)
+    """Clamp to [min_val, max_val] (backward node HardtanhBackward0)."""
+    return _nnm.hardtanh(input, min_val, max_val, inplace)
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -131,16 +143,18 @@ def sigmoid(input: Tensor) -> Tensor:
 
 
 def logsigmoid(input: Tensor) -> Tensor:
-    """log(sigmoid(x)) = -softplus(-x), stable for large |x|."""
-    return -_nn.softplus(-input, 1.0, 20.0)
+    """log(sigmoid(x)), stable for large |x| (backward node LogSigmoidBackward0)."""
+    return _nnm.logsigmoid(input)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
-    return _inplace(input, _nn.hardtanh(input / 6 + 0.5, 0.0, 1.0), inplace)
+    """relu6(x + 3) / 6 (backward node HardsigmoidBackward0)."""
+    return _nnm.hardsigmoid(input, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
-    return _inplace(input, input * _nn.hardtanh(input + 3, 0.0, 6.0) / 6, inplace)
+    """x * relu6(x + 3) / 6 (backward node HardswishBackward0)."""
+    return _nnm.hardswish(input, inplace)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -157,12 +171,8 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
-    n = input.shape[dim]
-    if n % 2:
-        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {n}")
-    a = input.narrow(dim, 0, n // 2)
-    b = input.narrow(dim, n // 2, n // 2)
-    return a * O.sigmoid(b)
+    """a * sigmoid(b) for the halves a, b of ``dim`` (backward node GluBackward0)."""
+    return _nnm.glu(input, dim)
 
 
 def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -746,3 +756,27 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     return out, weights
 from ._functional_more import *  # noqa
 from ._losses_more import *  # noqa
+# softshrink / hardshrink / prelu / rrelu: primitives with PyTorch's nodes and special-value behaviour
+from .._ops.nn_ops_more import hardshrink, prelu, softshrink  # noqa: E402,F401
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Leaky ReLU with a random slope in [lower, upper] per element (training), else their mean.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.rrelu(torch.tensor([-3.]), 0.1, 0.3)
+    tensor([-0.6000])
+    """
+    if training:
+        a = _gen(None).uniform(lower, upper, tuple(input.shape)).astype(input._data.dtype)
+        out = O.where(input >= 0, input, input * const(a))
+        return input.copy_(out) if inplace else out
+    static = {"slope": (lower + upper) / 2}
+    if inplace:
+        return _apply_inplace(_nnm._rrelu_eval_op, input, (), static)
+    return _apply(_nnm._rrelu_eval_op, (input,), static)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    return rrelu(input, lower, upper, training, True)
