@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype as D
 from .._tensor import Tensor
 from ._common import wrap_dims
 from ._registry import apply, primitive
@@ -60,7 +59,8 @@ def _dims_or_all(dim, ndim: int) -> tuple:
     # An empty dim list reduces every dim (PyTorch's dim=[] / dim=()).
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         return tuple(range(ndim))
-    return wrap_dims(dim, ndim)
+    dims = wrap_dims(dim, ndim)
+    return dims if ndim else ()  # a 0-d tensor accepts dim 0 / -1 and reduces nothing
 
 
 def _cast_for(input: Tensor, dtype):
@@ -86,9 +86,12 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
     """Mean of all elements or over ``dim``; floating point only, like PyTorch."""
     dt = dtype or input.dtype
     if not dt.is_floating_point:
+        from .._tensor import _scalar_type_name
+
+        which = "Optional" if dtype is not None else "Input"
         raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
-            f"dtype. Got: {D._by_name(input.dtype.name).name.capitalize() if input.dtype.name != 'int64' else 'Long'}")
+            f"mean(): could not infer output dtype. {which} dtype must be either a floating point or complex "
+            f"dtype. Got: {_scalar_type_name(dt)}")
     if dim is None:
         return apply(_mean_all, (input,), None, dtype)
     dims = _dims_or_all(dim, input._data.ndim)

@@ -215,11 +215,16 @@ _aminmax = primitive("aminmax", _aminmax_fw, node="AminmaxBackward0", n_out=2,
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False, out=None):
     """(min, max) in one pass, as ``return_types.aminmax``."""
     if dim is None:
-        _empty_full(input, "aminmax")
+        if input._data.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                               "identity.")
         dims = tuple(range(input._data.ndim))
     else:
-        dims = (wrap_dim(dim, input._data.ndim),) if input._data.ndim else ()
-        _empty_dims(input, dims, "aminmax")
+        d = wrap_dim(dim, input._data.ndim)
+        dims = (d,) if input._data.ndim else ()
+        for d in dims:
+            if input._data.shape[d] == 0:  # (torch's message here has no parentheses)
+                raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
     mn, mx = apply(_aminmax, (input,), {"dims": dims, "keepdim": bool(keepdim)})
     return RT.aminmax((mn, mx))
 
@@ -367,20 +372,26 @@ def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype=
 
 
 # ---------------------------------------------------------------- cumulative ops
-def _cum_fw(f):
+def _cum_fw(f, from_zero=False):
     def fw(a, *, dim):
         dt = np.int64 if a.dtype.kind in "iub" else None
         if a.ndim == 0:
-            return a.astype(dt or a.dtype, copy=True)
-        return f(a, axis=dim, dtype=dt)
+            r = a.astype(dt or a.dtype, copy=True)
+        else:
+            r = f(a, axis=dim, dtype=dt)
+        if from_zero and r.dtype.kind in "fc":
+            r += 0.0  # PyTorch's running sum starts at +0: -0 entries come out as +0
+        return r
     return fw
 
 
 def _cumprod_bw(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
-    if a._data.ndim == 0:
+    if a._data.ndim == 0 or a._data.size <= 1 or a._data.shape[dim] == 1:
         return g
     if not (a._data == 0).any():
         return flip(cumsum(flip(g * out, dim), dim), dim) / a
+    if not grad_mode.state.enabled:
+        return _cumprod_bw_zeros(g, a, dim)
     # With zeros: grad[k] = sum_{j >= k} g[j] * prod_{i <= j, i != k} a[i], as a (k, j) table.
     x = movedim(a, dim, -1)
     gg = movedim(g, dim, -1)
@@ -392,7 +403,27 @@ def _cumprod_bw(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
     return movedim(_sum(contrib, -1), -1, dim)
 
 
-_cumsum = primitive("cumsum", _cum_fw(np.cumsum), node="CumsumBackward0",
+def _cumprod_bw_zeros(g: Tensor, a: Tensor, dim: int) -> Tensor:
+    """PyTorch's first-order cumprod backward with zeros: only the terms before the second zero of each
+    slice are summed (the later ones are zero in exact arithmetic), so NaN / inf there do not leak."""
+    z = a._data == 0
+    cs = np.cumsum(z, axis=dim)
+    before = cs == 0                                   # [0, z1)
+    first = z & (cs == 1)                              # z1
+    between = (cs == 1) & ~first                       # (z1, z2)
+    # k < z1: sum_{z1 > j >= k} g_j out_j / a_k, with out computed from the masked input
+    a0 = masked_fill(a, _const(~before), 1)
+    w = masked_fill(g * cumprod(a0, dim), _const(~before), 0)
+    part_before = masked_fill(flip(cumsum(flip(w, dim), dim), dim) / a0, _const(~before), 0)
+    # k = z1: prod_{i < z1} a_i * sum_{z1 <= j < z2} g_j prod_{z1 < i <= j} a_i
+    tail = cumprod(masked_fill(a, _const(~between), 1), dim)
+    s = _sum(masked_fill(g * tail, _const(cs != 1), 0), dim, keepdim=True)
+    head = prod(a0, dim, keepdim=True)
+    part_first = masked_fill(s * head, _const(~first), 0)
+    return part_before + part_first
+
+
+_cumsum = primitive("cumsum", _cum_fw(np.cumsum, True), node="CumsumBackward0",
                     a=lambda g, dim: flip(cumsum(flip(g, dim), dim), dim) if g.ndim else g)
 _cumprod = primitive("cumprod", _cum_fw(np.cumprod), node="CumprodBackward0",
                      a=lambda g, a, out, dim: _cumprod_bw(g, a, out, dim))
@@ -442,6 +473,13 @@ def _cum_ext_idx(a: np.ndarray, d: int, larger: bool) -> np.ndarray:
 
 def _cum_ext(input: Tensor, dim: int, larger: bool):
     a = input._data
+    name = "cummax" if larger else "cummin"
+    if a.size == 0:  # (PyTorch checks no dim on an empty input)
+        cls, op = (RT.cummax, _cummax) if larger else (RT.cummin, _cummin)
+        idx = np.zeros(a.shape, dtype=np.int64)
+        return cls((apply(op, (input,), {"dim": 0, "idx": idx, "out_shape": a.shape}), _long(idx)))
+    if a.ndim == 0 and dim not in (0, -1):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     d = wrap_dim(dim, a.ndim)
     a1 = a.reshape(1) if a.ndim == 0 else a
     idx = _cum_ext_idx(a1, d, larger)
@@ -491,8 +529,13 @@ def _var_np(a, dims, correction, keepdim):
         return np.asarray(s / np.float64(_b.max(n - correction, 0)), dtype=a.dtype)
 
 
-def _var_bw(g: Tensor, a: Tensor, dims, correction, keepdim) -> Tensor:
+def _var_bw(g: Tensor, a: Tensor, dims, correction, keepdim, full=False) -> Tensor:
     n = _numel(a.shape, dims)
+    if full and n - correction <= 0:
+        # PyTorch's var_backward for a full reduction (dim None or a 0-d input) with no degrees of
+        # freedom: infinity * (x - mean), written as NaN where x equals the mean and inf elsewhere.
+        m = _mean(a) if a.ndim else a
+        return g * masked_fill(masked_fill(a * 0, a == m, float("nan")), a != m, float("inf"))
     scale = 2.0 / (n - correction) if n != correction else float("inf")
     centered = a - _mean(a, dims, keepdim=True) if dims else a * 0
     return unsqueeze_dims(g, dims, keepdim, a.shape) * scale * centered
@@ -502,35 +545,55 @@ def _std_g(g: Tensor, std: Tensor) -> Tensor:
     return masked_fill(g / (std * 2), std == 0, 0)
 
 
-_var = primitive("var", lambda a, *, dims, correction, keepdim: _var_np(a, dims, correction, keepdim),
+_var = primitive("var", lambda a, *, dims, correction, keepdim, full: _var_np(a, dims, correction, keepdim),
                  node="VarBackward0",
-                 a=lambda g, a, dims, correction, keepdim: _var_bw(g, a, dims, correction, keepdim))
-_std = primitive("std", lambda a, *, dims, correction, keepdim: np.sqrt(_var_np(a, dims, correction, keepdim)),
+                 a=lambda g, a, dims, correction, keepdim, full: _var_bw(g, a, dims, correction, keepdim, full))
+_std = primitive("std", lambda a, *, dims, correction, keepdim, full: np.sqrt(_var_np(a, dims, correction, keepdim)),
                  node="StdBackward0",
-                 a=lambda g, a, out, dims, correction, keepdim: _var_bw(_std_g(g, out), a, dims, correction, keepdim))
+                 a=lambda g, a, out, dims, correction, keepdim, full: _var_bw(_std_g(g, out), a, dims, correction,
+                                                                             keepdim, full))
 
 
 def _mean_np(a, dims, keepdim):
-    return np.asarray(a.mean(axis=dims, keepdims=keepdim) if dims else a.copy(), dtype=a.dtype)
+    m = np.asarray(a.mean(axis=dims, keepdims=keepdim) if dims else a.copy(), dtype=a.dtype)
+    if dims and a.dtype.kind == "f" and np.isinf(m).any():
+        # PyTorch's var_mean takes the mean from its Welford pass: once the running mean is infinite,
+        # the next element makes it NaN, so an infinity survives only as the slice's last element.
+        rest = [i for i in range(a.ndim) if i not in dims]
+        flat = np.transpose(a, rest + list(dims)).reshape([a.shape[i] for i in rest] + [-1])
+        inf = np.isinf(flat)
+        keep = (inf.sum(-1) == 1) & inf[..., -1]
+        welford = np.where(inf.any(-1) & ~keep, np.nan, m.reshape(keep.shape)).astype(a.dtype)
+        m = welford.reshape(m.shape)
+    return m
 
 
 def _mean_bw(g: Tensor, a: Tensor, dims, keepdim) -> Tensor:
     return expand(unsqueeze_dims(g, dims, keepdim, a.shape), a.shape) / _numel(a.shape, dims)
 
 
-_var_mean = primitive("var_mean", lambda a, *, dims, correction, keepdim: (
+def _var_mean_bw(var_part, g, a: Tensor, dims, correction, keepdim, full) -> Tensor:
+    # PyTorch skips the part of an output that got no gradient (an all-zero g here); adding it would
+    # turn inf / NaN inputs into NaN through 0 * (x - mean).
+    gm = _mean_bw(g[1], a, dims, keepdim)
+    if not g[0]._data.any():
+        return gm
+    return var_part(g[0], a, dims, correction, keepdim, full) + gm
+
+
+_var_mean = primitive("var_mean", lambda a, *, dims, correction, keepdim, full: (
     _var_np(a, dims, correction, keepdim), _mean_np(a, dims, keepdim)), node="VarMeanBackward0", n_out=2,
-    a=lambda g, a, dims, correction, keepdim: _var_bw(g[0], a, dims, correction, keepdim)
-    + _mean_bw(g[1], a, dims, keepdim))
-_std_mean = primitive("std_mean", lambda a, *, dims, correction, keepdim: (
+    a=lambda g, a, dims, correction, keepdim, full: _var_mean_bw(_var_bw, g, a, dims, correction, keepdim, full))
+_std_mean = primitive("std_mean", lambda a, *, dims, correction, keepdim, full: (
     np.sqrt(_var_np(a, dims, correction, keepdim)), _mean_np(a, dims, keepdim)), node="StdMeanBackward0", n_out=2,
-    a=lambda g, a, out, dims, correction, keepdim: _var_bw(_std_g(g[0], out[0]), a, dims, correction, keepdim)
-    + _mean_bw(g[1], a, dims, keepdim))
+    a=lambda g, a, out, dims, correction, keepdim, full: _var_mean_bw(
+        lambda g0, *r: _var_bw(_std_g(g0, out[0]), *r), g, a, dims, correction, keepdim, full))
 
 
-def _var_args(input: Tensor, dim, unbiased, correction) -> tuple:
+def _var_args(input: Tensor, dim, unbiased, correction, name: str = "var") -> dict:
     if input._data.dtype.kind not in "fc":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(f"{name} only support floating point and complex dtypes" if name.endswith("_mean")
+                           else "std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):
         unbiased, dim = dim, None
     if correction is None:
@@ -539,9 +602,11 @@ def _var_args(input: Tensor, dim, unbiased, correction) -> tuple:
     if _numel(input._data.shape, dims) - correction <= 0:
         import warnings
 
-        warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=3)
-    return dims, correction
+    # (PyTorch's backward treats "no dim given" and a 0-d input apart when there are no degrees of freedom)
+    full = dim is None or input._data.ndim == 0
+    return {"dims": dims, "correction": correction, "full": full}
 
 
 def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None,
@@ -552,27 +617,27 @@ def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = F
     >>> torch.tensor([1., 2., 3., 4.]).var()
     tensor(1.6667)
     """
-    dims, c = _var_args(input, dim, unbiased, correction)
-    return apply(_var, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)})
+    st = _var_args(input, dim, unbiased, correction, "var")
+    return apply(_var, (input,), {**st, "keepdim": bool(keepdim)})
 
 
 def std(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None,
         out=None) -> Tensor:
     """Standard deviation over ``dim`` (see :func:`var` for the arguments)."""
-    dims, c = _var_args(input, dim, unbiased, correction)
-    return apply(_std, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)})
+    st = _var_args(input, dim, unbiased, correction, "std")
+    return apply(_std, (input,), {**st, "keepdim": bool(keepdim)})
 
 
 def var_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None):
     """``(var, mean)`` over ``dim`` in one op."""
-    dims, c = _var_args(input, dim, unbiased, correction)
-    return tuple(apply(_var_mean, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)}))
+    st = _var_args(input, dim, unbiased, correction, "var_mean")
+    return tuple(apply(_var_mean, (input,), {**st, "keepdim": bool(keepdim)}))
 
 
 def std_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None):
     """``(std, mean)`` over ``dim`` in one op."""
-    dims, c = _var_args(input, dim, unbiased, correction)
-    return tuple(apply(_std_mean, (input,), {"dims": dims, "correction": c, "keepdim": bool(keepdim)}))
+    st = _var_args(input, dim, unbiased, correction, "std_mean")
+    return tuple(apply(_std_mean, (input,), {**st, "keepdim": bool(keepdim)}))
 
 
 # ---------------------------------------------------------------- torch.norm (delegates to linalg)
@@ -672,8 +737,9 @@ def _median_value(a: np.ndarray, ignore_nan: bool = False) -> np.ndarray:
 
 
 def _median_dim(input: Tensor, dim, keepdim: bool, ignore_nan: bool):
-    name = "nanmedian" if ignore_nan else "median"
-    a, d = _dim_setup(input, dim, name)
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"median_out\" not implemented for 'Bool'")
+    a, d = _dim_setup(input, dim, "median")  # (nanmedian's message says median too)
     order = np.argsort(a, axis=d, kind="stable")  # NaN last
     nan = _isnan(a)
     n_ok = (~nan).sum(axis=d)
@@ -700,8 +766,35 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *, out=
 def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False, *, out=None):
     """Median ignoring NaN (all-NaN slices give NaN), or ``(values, indices)`` along ``dim``."""
     if dim is None:
+        if input._data.dtype == np.bool_:
+            raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
         return apply(_nanmedian_all, (input,))
     return _median_dim(input, dim, keepdim, True)
+
+
+def _mode_insertion(row: list) -> int:
+    """PyTorch's mode on a slice with NaN: std::sort by ``<`` (an insertion sort for <= 16 elements,
+    so NaN stay where that leaves them), then the first longest run of equal values, its last index."""
+    el = [(v, i) for i, v in enumerate(row)]
+    for i in range(1, len(el)):
+        val = el[i]
+        if val[0] < el[0][0]:
+            el[1:i + 1] = el[0:i]
+            el[0] = val
+        else:
+            j = i
+            while val[0] < el[j - 1][0]:
+                el[j] = el[j - 1]
+                j -= 1
+            el[j] = val
+    best, best_i, run = 0, 0, 0
+    for i, (v, ix) in enumerate(el):
+        run += 1
+        if i == len(el) - 1 or v != el[i + 1][0]:
+            if run > best:
+                best, best_i = run, ix
+            run = 0
+    return best_i
 
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
@@ -711,6 +804,9 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     rows = m.reshape(-1, m.shape[-1])
     idx = np.empty(rows.shape[0], dtype=np.int64)
     for r, row in enumerate(rows):
+        if row.dtype.kind == "f" and row.size <= 16 and np.isnan(row).any():
+            idx[r] = _mode_insertion(row.tolist())
+            continue
         vals, counts = np.unique(row, return_counts=True)
         best = vals[np.argmax(counts)]
         idx[r] = np.flatnonzero(row == best)[-1] if best == best else np.flatnonzero(row != row)[-1]
@@ -742,18 +838,92 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     a1 = a.reshape(1) if a.ndim == 0 else a
     if k < 0 or k > a1.shape[d]:
         raise RuntimeError("selected index k out of range")
+    if a.dtype == np.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    if a.ndim == 0:  # k 0 or 1: the element itself
+        return _values_indices(RT.topk, _topk, input, 0, np.zeros((1,), dtype=np.int64), True)
     idx = np.take(_argsort_np(a1, d, bool(largest)), np.arange(k), axis=d)
     return _values_indices(RT.topk, _topk, input, d, idx, True)
 
 
+def _gt_or_nan(x, y) -> bool:
+    return (x != x and y == y) or x > y
+
+
+def _quick_select(vals: list, k: int) -> int:
+    """PyTorch's quick_select_template (median-of-three quickselect, NaN largest) on one slice;
+    returns the original index it leaves at position ``k`` -- which of tied values that is depends
+    on this exact swap sequence."""
+    arr = list(vals)
+    ind = list(range(len(arr)))
+    gt = _gt_or_nan
+
+    def swap(i, j):
+        arr[i], arr[j] = arr[j], arr[i]
+        ind[i], ind[j] = ind[j], ind[i]
+
+    lo, hi = 0, len(arr) - 1
+    while True:
+        if hi <= lo:
+            return ind[k]
+        if hi == lo + 1:
+            if gt(arr[lo], arr[hi]):
+                swap(lo, hi)
+            return ind[k]
+        p = lo + (hi - lo) // 2
+        swap(p, lo + 1)
+        if gt(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if gt(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if gt(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j = lo + 1, hi
+        piv = arr[lo]
+        while True:
+            i += 1
+            while gt(piv, arr[i]):
+                i += 1
+            j -= 1
+            while gt(arr[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+
+
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
-    """The ``k``-th smallest value along ``dim`` (1-based) and its index, as ``(values, indices)``."""
+    """The ``k``-th smallest value along ``dim`` (1-based) and its index, as ``(values, indices)``.
+
+    >>> import retrograd as torch
+    >>> torch.tensor([3., 1., 2.]).kthvalue(2)
+    torch.return_types.kthvalue(
+    values=tensor(2.),
+    indices=tensor(2))
+    """
     a = input._data
     d = wrap_dim(dim, a.ndim)
     a1 = a.reshape(1) if a.ndim == 0 else a
     if a.dtype == np.bool_:
         raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
+    if a1.shape[d] == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if k < 1 or k > a1.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    idx = _take_k(np.argsort(a1, axis=d, kind="stable"), d, k - 1)
+    order = np.argsort(a1, axis=d, kind="stable")
+    idx = _take_k(order, d, k - 1)
+    # Among tied values PyTorch returns whichever its quickselect leaves at k: replay it on tied slices.
+    srt = np.moveaxis(np.take_along_axis(a1, order, d), d, -1)
+    tied = (srt[..., 1:] == srt[..., :-1]).any(-1) | (_isnan(srt).sum(-1) > 1)
+    if tied.any():
+        rows = np.moveaxis(a1, d, -1)
+        flat_idx = np.moveaxis(idx, d, -1).copy()
+        for pos in zip(*np.nonzero(tied)):
+            flat_idx[pos + (0,)] = _quick_select(rows[pos].tolist(), k - 1)
+        idx = np.moveaxis(flat_idx, -1, d)
     return _values_indices(RT.kthvalue, _kthvalue, input, d, idx, keepdim)
