@@ -251,3 +251,20 @@ def test_sgd_update_matches_pytorch_to_an_ulp_and_add_alpha_bit_for_bit():
         # one rounding apart per step: absolute error ~ steps * ulp(|p| + |lr g|)
         np.testing.assert_allclose(_np(r), _np(t), rtol=2e-6, atol=1e-6)
         assert (_np(r) == _np(t)).mean() > 0.8  # most elements are bit-identical anyway
+
+
+# ------------------------------------------------------------------------------- non-finite rows
+def test_softmax_rows_with_inf_or_nan_and_weighted_nll_with_inf_like_pytorch():
+    inf, nan = np.inf, np.nan
+    x = np.array([[inf, 1.0], [-inf, -inf], [-inf, 1.0], [nan, 1.0], [2.0, 1.0]])
+    for name in ("softmax", "log_softmax"):
+        np.testing.assert_allclose(_np(getattr(retrograd, name)(retrograd.tensor(x), 1)),
+                                   _np(getattr(torch, name)(torch.tensor(x), 1)), rtol=1e-12)  # whole row NaN
+    # weighted nll picks the target's entry: a -inf elsewhere in the row, or in an ignored row, is no NaN
+    logp = np.array([[-inf, -1.0, -2.0], [-0.5, -inf, -3.0], [0.0, -1.0, -2.0]])
+    w = np.array([1.0, 2.0, 3.0])
+    for t in ([1, 0, 2], [1, 1, -100]):
+        for red in ("none", "mean", "sum"):
+            r = RF.nll_loss(retrograd.tensor(logp), retrograd.tensor(t), weight=retrograd.tensor(w), reduction=red)
+            e = TF.nll_loss(torch.tensor(logp), torch.tensor(t), weight=torch.tensor(w), reduction=red)
+            np.testing.assert_allclose(_np(r), _np(e), rtol=1e-12)

@@ -963,30 +963,26 @@ def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tens
 
 
 # ====================================================================== softmax
-def _softmax_np(x, *, dim):
-    m = np.max(x, axis=dim, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0) if x.dtype.kind == "f" else m
-    e = np.exp(x - m)
-    return e / e.sum(axis=dim, keepdims=True)
-
-
 # (the ufuncs' own reduce: np.max's / ndarray.sum's wrappers cost more than a small row)
 _max_reduce = np.maximum.reduce
 _add_reduce = np.add.reduce
 
 
+# A row whose max is +inf or NaN comes out all NaN, as in PyTorch (x - max is NaN there);
+# a row of -inf gives NaN too (-inf - -inf).  NumPy's invalid-value warnings from this
+# module are silenced at import, so these rows need no special path.
+def _softmax_np(x, *, dim):
+    e = np.exp(x - _max_reduce(x, axis=dim, keepdims=True))
+    return e / _add_reduce(e, axis=dim, keepdims=True)
+
+
+
+
 def _log_softmax_np(x, *, dim):
-    m = _max_reduce(x, axis=dim, keepdims=True)
-    finite = bool(np.isfinite(m).all())
-    if not finite:  # rows of -inf / NaN: shift by 0 instead
-        m = np.where(np.isfinite(m), m, 0)
-    z = x - m
-    s = np.exp(z).sum(axis=dim, keepdims=True)
-    if finite:  # every row holds exp(0) = 1, so s >= 1: no log(0)
-        z -= np.log(s)
-        return z
-    with np.errstate(divide="ignore", invalid="ignore"):  # all -inf row: NaN, silently, like PyTorch
-        return z - np.log(s)
+    # (non-finite rows: as _softmax_np; a finite row holds exp(0) = 1, so the sum is >= 1)
+    z = x - _max_reduce(x, axis=dim, keepdims=True)
+    z -= np.log(_add_reduce(np.exp(z), axis=dim, keepdims=True))
+    return z
 
 
 def _log_softmax_bw_np(gy, y, *, dim):
@@ -1384,8 +1380,14 @@ def _nll_fw(x, target, weight, *, ignore_index, reduction):
     if x.ndim == 1:  # unbatched: (C,) and a 0-d target
         out = _nll_fw(x[None], target.reshape(1), weight, ignore_index=ignore_index, reduction=reduction)
         return out.reshape(()) if reduction == "none" else out
-    w, total = _nll_parts(target, weight, x.shape[1], ignore_index, x.ndim)
-    loss = -(x * w).sum(axis=1)
+    # the target class's entry, gathered (a product with a one-hot weight matrix would turn
+    # a -inf in any other class, or in an ignored row, into NaN)
+    valid = target != ignore_index
+    tc = np.where(valid, target, 0)
+    picked = np.take_along_axis(x, np.expand_dims(tc, 1), axis=1).squeeze(1)
+    wt = weight[tc]
+    loss = np.where(valid, -(picked * wt), x.dtype.type(0))
+    total = np.where(valid, wt, 0).sum(dtype=x.dtype)
     if reduction == "mean":
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.asarray(loss.sum() / total, dtype=x.dtype)

@@ -178,6 +178,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     # or profiling.
     owned: dict = {}
     sum_in_place = not create_graph and not profiling
+    plain_sinks = not has_targets and not profiling  # (sinks that may run inline, see the routing loop)
     array_path = not create_graph  # (profiling and anomaly mode take the branch above)
     try:
         while True:
@@ -283,6 +284,14 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         gd = g._data
                         if gd.shape != m[0] or gd.dtype != m[1]:
                             g = _validate(node, i, g, m)
+                    if d == 1 and type(child) is _AccumulateGrad and plain_sinks and not child._hooked \
+                            and child._post_acc_hooks is None and child not in buffers:
+                        # A leaf's sink with this as its only gradient: accumulate now.  Queued, it
+                        # would run right after this loop, before any other node (sinks go first),
+                        # and routing the remaining gradients has no side effects: same order.
+                        deps[child] = 0
+                        accumulate(child.variable, g, run)
+                        continue
                     nr = nrs[i]
                     buf = buffers_get(child)  # (inlined _add_to_buffer: the hot loop)
                     if buf is None:
