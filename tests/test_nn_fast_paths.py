@@ -78,13 +78,14 @@ def test_nan_input_passes_its_gradient_through_relu_and_threshold_like_pytorch(d
     # activation lets its gradient through (a ``y > threshold`` mask would zero it); the
     # x86 default NaN has its sign bit set, so both signs of NaN are checked.
     neg_nan = np.float32(0.0) * np.float32(-np.inf) if dtype == np.float32 else 0.0 * -np.inf
-    x = np.array([np.nan, -neg_nan, neg_nan, -1.0, 2.0, 0.0, -0.0], dtype=dtype)
+    x = np.array([np.nan, -neg_nan, neg_nan, -1.0, 2.0, 0.0, -0.0], dtype=dtype)  # relu(-0.) is -0.
     g = np.arange(1, 8, dtype=dtype)
     for rfn, tfn in ((RF.relu, TF.relu), (lambda t: RF.threshold(t, 0.5, 3.0), lambda t: TF.threshold(t, 0.5, 3.0))):
         (rx, tx) = _pair(x)
         ro, to = rfn(rx), tfn(tx)
         assert type(ro.grad_fn).__name__ == type(to.grad_fn).__name__  # ReluBackward0 / ThresholdBackward0
         np.testing.assert_array_equal(_np(ro), _np(to))  # NaN stays NaN through threshold's forward too
+        np.testing.assert_array_equal(np.signbit(_np(ro)), np.signbit(_np(to)))
         ro.backward(retrograd.tensor(g))
         to.backward(torch.tensor(g))
         np.testing.assert_array_equal(_np(rx.grad), _np(tx.grad))

@@ -1197,8 +1197,9 @@ def _threshold_backward(gy: Tensor, y: Tensor, threshold) -> Tensor:
 _threshold_bw_op = primitive("threshold_backward", _threshold_bw_np, node="ThresholdBackwardBackward0",
                              gy=lambda g, y, threshold: _threshold_backward(g, y, threshold),
                              y=lambda g: g * 0)
-# (floating-point input only, so max(x, 0) keeps x's dtype)
-_relu_op = primitive("nn_relu", lambda x: np.maximum(x, 0), node="ReluBackward0",
+# (floating-point input only, so max(0, x) keeps x's dtype; zero first: where x is -0 the two
+# compare equal and NumPy returns the second operand, so relu(-0.) is -0. as in PyTorch)
+_relu_op = primitive("nn_relu", lambda x: np.maximum(0, x), node="ReluBackward0",
                      array_rules={"x": lambda g, out: _threshold_bw_np(g, out, threshold=0)},
                      x=lambda g, out: _threshold_backward(g, out, 0))
 
