@@ -147,6 +147,9 @@ def lgamma(x) -> np.ndarray:
         # reflection: Gamma(x) Gamma(1-x) = pi / sin(pi x)
         refl = math.log(math.pi) - np.log(np.abs(_sinpi(x))) - pos_part
         res = np.where(neg, refl, pos_part)
+        # tiny negative x: sin(pi x) loses its digits in the subnormal range; use the series
+        # log Gamma(x) = -log|x| - gamma x + O(x^2) instead
+        res = np.where(neg & (x > -1e-10), -np.log(-x) - 0.5772156649015329 * x, res)
         res = np.where(neg & (x == np.floor(x)), np.inf, res)
         res = np.where((x == 1) | (x == 2), 0.0, res)  # exact zeros, as PyTorch
     return res
@@ -183,8 +186,14 @@ def digamma(x) -> np.ndarray:
 
 
 def trigamma(x) -> np.ndarray:
-    """psi'(x), PyTorch's algorithm: reflection below 0.5, six recurrence steps, asymptotics."""
-    x = _f64(x)
+    """psi'(x), PyTorch's algorithm: reflection below 0.5, six recurrence steps, asymptotics.
+
+    float32 input is computed in float32, as PyTorch does: its values near the poles
+    (sin(pi x) not reduced) and for huge negative x (pi x overflows: NaN) depend on it.
+    """
+    x = np.asarray(x)
+    if x.dtype != np.float32:
+        x = _f64(x)
     with np.errstate(all="ignore"):
         refl = x < 0.5
         s = np.sin(math.pi * x)  # not reduced: PyTorch's values near the poles are finite

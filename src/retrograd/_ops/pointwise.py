@@ -4,6 +4,8 @@ Rules are written in retrograd ops, so each derivative is differentiable again.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _dtype as D
@@ -53,16 +55,26 @@ _rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - alpha
 _mul = primitive("mul", lambda a, b: a * b, node="MulBackward0", array_rules=True,
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a)
+# d/db a/b = -(a/b)/b, in PyTorch's order: b * b would overflow (or underflow to 0) first
 _div = primitive("div", _quiet(lambda a, b: a / b), node="DivBackward0",
                  a=lambda g, b: g / b,
-                 b=lambda g, a, b: -g * a / (b * b))
+                 b=lambda g, a, b: -g * ((a / b) / b))
 _neg = primitive("neg", lambda a: -a, node="NegBackward0", array_rules=True, a=lambda g: -g)
 
 
-def _bool_sub_check(a: Tensor, b: Tensor) -> None:
-    if a._data.dtype.kind == "b" and b._data.dtype.kind == "b":
+def _is_bool(x) -> bool:
+    return isinstance(x, (bool, np.bool_)) or (isinstance(x, Tensor) and x._data.dtype.kind == "b")
+
+
+def _bool_sub_check(a, b) -> None:
+    """PyTorch refuses subtraction with a bool operand (tensor or Python bool) on either side."""
+    ab, bb = _is_bool(a), _is_bool(b)
+    if ab and bb:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
+    if ab or bb:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                           "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
@@ -91,8 +103,8 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
             alpha == 1 and out is None and input._data.dtype.kind != "b":
         return apply_binary(_sub, input, other)
     a, b, cast = binary_operands(input, other, "sub")
-    if a._data.dtype.kind == "b":
-        _bool_sub_check(a, b)
+    if a._data.dtype.kind == "b" or b._data.dtype.kind == "b" or type(other) is bool or type(input) is bool:
+        _bool_sub_check(input, other)
     if alpha == 1:
         r = apply_binary(_sub, a, b) if cast is None else apply(_sub, (a, b), None, cast)
     else:
@@ -105,8 +117,8 @@ subtract = sub
 
 def rsub(input, other, *, alpha=1) -> Tensor:
     """other - alpha * input (what ``2 - x`` calls)."""
+    _bool_sub_check(input, other)
     a, b, cast = binary_operands(input, other, "rsub")
-    _bool_sub_check(a, b)
     if isinstance(other, Tensor):
         return apply(_rsub, (a, b), {"alpha": alpha}, cast)
     # the number, already converted to the promoted dtype, is a static of the node
@@ -166,25 +178,61 @@ def _out(result: Tensor, out: Tensor | None) -> Tensor:
 
 
 # ---------------------------------------------------------------- pow
-_pow = primitive("pow", _quiet(lambda a, b: np.power(a, b)), node="PowBackward1",
-                 a=lambda g, a, b: g * b * pow(a, b - 1),
-                 b=lambda g, a, b, out: g * where(a == 0, scalar_tensor(0, out.dtype) * out, out * log(a)))
+def _pow_fw(a, b):
+    if a.dtype.kind in "iu" and b.dtype.kind in "iu":
+        neg = b < 0
+        if neg.any():  # PyTorch's integer pow: 1 ** -n = 1, (-1) ** -n = +-1, anything else 0
+            r = np.power(a, np.where(neg, 0, b))
+            odd = (b & 1).astype(bool)
+            return np.where(neg, np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0)), r).astype(
+                r.dtype, copy=False)
+    with _np_err():
+        return np.power(a, b)
+
+
+# PyTorch's pow_backward_self / pow_backward_exponent: a zero exponent gives a zero gradient
+# (also at a NaN or 0 base), and 0 ** b for b >= 0 has a zero gradient w.r.t. b
+_pow = primitive("pow", _pow_fw, node="PowBackward1",
+                 a=lambda g, a, b: where(b == 0, 0.0, g * (b * pow(a, b - 1))),
+                 b=lambda g, a, b, out: g * where((a == 0) & (b >= 0), 0.0, out * log(a)))
 
 
 def _pow_scalar_fw(a, *, exponent):
     if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     with _np_err():
+        if a.dtype.kind == "f" and a.dtype.itemsize >= 4:
+            # PyTorch's float/double kernel (not half's: it calls pow) turns these exponents
+            # into sqrt, rsqrt, reciprocal and products, which differ from C's pow at -0
+            # and -inf (sqrt(-0) = -0, rsqrt(-inf) = nan)
+            if exponent == 0.5:
+                return np.sqrt(a)
+            if exponent == -0.5:
+                return 1 / np.sqrt(a)
+            if exponent == 3:
+                return a * a * a
+            if exponent == -2:
+                return 1 / (a * a)
         r = np.power(a, exponent)
-    return r.astype(a.dtype, copy=False) if a.dtype.kind in "fiu" else r
+    return r.astype(a.dtype, copy=False) if a.dtype.kind in "fiub" else r
+
+
+def _log_number(base) -> float:
+    """log of a Python number as PyTorch's scalar log: -inf at 0, NaN below."""
+    return math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
+
+
+def _rpow_rule(g, a, out, base):
+    if base == 0:  # PyTorch: 0 ** x has a zero gradient for x >= 0, else out * log(0)
+        return g * where(a >= 0, 0.0, out * -math.inf)
+    return g * (out * _log_number(base))
 
 
 _pow_scalar = primitive("pow_scalar", _pow_scalar_fw, node="PowBackward0",
                         a=lambda g, a, exponent: g * (exponent * pow(a, exponent - 1)) if exponent != 0
-                        else g * 0)
-_rpow_scalar = primitive("rpow_scalar", _quiet(lambda a, *, base: np.power(np.asarray(base, a.dtype), a)),
-                         node="PowBackward2",
-                         a=lambda g, out, base: g * out * float(np.log(base)) if base != 0 else g * 0)
+                        else zeros_like_grad(g))
+_rpow_scalar = primitive("rpow_scalar", lambda a, *, base: _pow_fw(np.asarray(base, a.dtype), a),
+                         node="PowBackward2", a=_rpow_rule)
 
 
 def pow(input, exponent, *, out=None) -> Tensor:
@@ -195,21 +243,26 @@ def pow(input, exponent, *, out=None) -> Tensor:
     tensor([1., 4.])
     """
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
-        if isinstance(exponent, (bool, np.bool_)):
+        bool_exp = isinstance(exponent, (bool, np.bool_))
+        if bool_exp:
             exponent = int(exponent)
         cast = None
         if isinstance(exponent, float) and input._data.dtype.kind in "iub":
             cast = D.get_default_dtype()
-        elif input._data.dtype.kind == "b":
+        elif input._data.dtype.kind == "b" and not bool_exp:  # (bool ** True stays bool)
             cast = D.int64
         if isinstance(exponent, np.generic):
             exponent = exponent.item()
         return _out(apply(_pow_scalar, (input,), {"exponent": exponent}, cast), out)
     if not isinstance(input, Tensor):
         rt = D.result_type(input, exponent)
+        if rt is D.bool:
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
         cast = rt if rt.np != exponent._data.dtype else None
         return _out(apply(_rpow_scalar, (exponent,), {"base": input}, cast), out)
     a, b, cast = binary_operands(input, exponent, "pow")
+    if (cast or a.dtype) is D.bool:
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
     return _out(apply(_pow, (a, b), None, cast), out)
 
 
@@ -239,15 +292,30 @@ tan = _unary("tan", lambda a: np.tan(a), lambda g, out: g * (1 + out * out))
 tanh = _unary("tanh", lambda a: np.tanh(a), lambda g, out: _tanh_backward(g, out), quiet=False)  # (bounded: never warns)
 sigmoid = _unary("sigmoid", lambda a: _sigmoid_np(a), lambda g, out: _sigmoid_backward(g, out))
 reciprocal = _unary("reciprocal", lambda a: 1 / a, lambda g, out: -g * out * out)
-relu = _unary("relu", lambda a: np.maximum(a, 0).astype(a.dtype, copy=False),
-              # sign(out) is the 0/1 mask, written differentiably (zero derivative) so that,
-              # as in PyTorch, the first derivative depends on the graph under create_graph
-              lambda g, out: g * sign(out), float_only=False)
+relu = _unary("relu", lambda a: np.where(a < 0, a.dtype.type(0), a),  # relu(-0.) = -0., relu(NaN) = NaN
+              # PyTorch's threshold_backward(g, out, 0): g where out > 0 or NaN, else +0 (never
+              # g * mask: that gives NaN for an infinite g and -0); its node keeps out in the graph
+              lambda g, out: _threshold_backward(g, out), float_only=False, quiet=False)
 abs = _unary("abs", lambda a: np.abs(a), lambda g, a: g * sign(a), float_only=False)
+def _refuse_bool(fn, make_error):
+    """A unary function that raises PyTorch's error on a bool tensor first."""
+    def f(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+        if isinstance(input, Tensor) and input._data.dtype.kind == "b":
+            raise make_error()
+        return fn(input, out=out)
+    f.__name__ = f.__qualname__ = fn.__name__
+    f.__doc__ = fn.__doc__
+    f.op = fn.op
+    f.refuse = make_error
+    return f
+
+
+abs = _refuse_bool(abs, lambda: NotImplementedError("\"abs_cpu\" not implemented for 'Bool'"))
+relu = _refuse_bool(relu, lambda: RuntimeError("Boolean inputs not supported for relu"))
 absolute = abs
 sign = _unary("sign", lambda a: (np.sign(np.nan_to_num(a, nan=0.0)) if a.dtype.kind == "f"  # sign(NaN) = 0
                                  else np.sign(a) if a.dtype.kind != "b" else a.copy()),
-              lambda g: g * 0, float_only=False)
+              lambda g: zeros_like_grad(g), float_only=False)  # PyTorch: zeros_like(grad), never NaN or -0
 square = None  # defined below as a composite
 
 
@@ -259,12 +327,25 @@ def square(input: Tensor) -> Tensor:  # noqa: F811 - torch.square is pow(x, 2)
 # The backward of sigmoid and tanh as one op each, as in PyTorch (sigmoid_backward /
 # tanh_backward, nodes SigmoidBackwardBackward0 / TanhBackwardBackward0 under create_graph):
 # one NumPy expression instead of three recorded ops per backward.
-#   sigmoid: r = gy * y * (1 - y);  dr/dgy = y (1 - y),  dr/dy = gy (1 - 2y)
+#   sigmoid: r = gy * (1 - y) * y (PyTorch's order);  dr/dgy = y (1 - y),  dr/dy = gy (1 - 2y)
 #   tanh:    r = gy * (1 - y^2);    dr/dgy = 1 - y^2,    dr/dy = -2 gy y
-_sigmoid_bw_op = primitive("sigmoid_backward", lambda gy, y: gy * ((1 - y) * y), node="SigmoidBackwardBackward0",
+_F16 = np.dtype(np.float16)
+
+
+def _half_in_float(f):
+    """PyTorch computes float16 kernels in float32 and rounds once (1 - y*y cancels badly in half)."""
+    def fw(gy, y):
+        if y.dtype is _F16 or y.dtype == _F16:
+            return f(gy.astype(np.float32), y.astype(np.float32)).astype(np.float16)
+        return f(gy, y)
+    return fw
+
+
+_sigmoid_bw_op = primitive("sigmoid_backward", _half_in_float(lambda gy, y: gy * (1 - y) * y),
+                           node="SigmoidBackwardBackward0",
                            gy=lambda g, y: _sigmoid_backward(g, y),
                            y=lambda g, gy, y: g * gy * (1 - 2 * y))
-_tanh_bw_op = primitive("tanh_backward", lambda gy, y: gy * (1 - y * y), node="TanhBackwardBackward0",
+_tanh_bw_op = primitive("tanh_backward", _half_in_float(lambda gy, y: gy * (1 - y * y)), node="TanhBackwardBackward0",
                         gy=lambda g, y: _tanh_backward(g, y),
                         y=lambda g, gy, y: g * gy * y * -2)
 
@@ -274,6 +355,12 @@ def _apply_promoted(op, a: Tensor, b: Tensor) -> Tensor:
     if a._data.dtype == b._data.dtype:
         return apply_binary(op, a, b)
     return apply(op, (a, b), None, D.promote_types(a.dtype, b.dtype))
+
+
+def _threshold_backward(g: Tensor, out: Tensor) -> Tensor:
+    from .nn_ops import _threshold_backward as tb
+
+    return tb(g, out, 0)
 
 
 def _sigmoid_backward(gy: Tensor, y: Tensor) -> Tensor:
@@ -288,6 +375,8 @@ def _sigmoid_np(a):
     # 1 / (1 + exp(-a)), the formula PyTorch's kernel uses.  For very negative a, exp(-a)
     # overflows to inf and the result is the right limit, 0 (the op runs under errstate, so
     # NumPy does not warn).  No masks: boolean indexing made this 10x slower on small arrays.
+    if a.dtype == np.float16:  # PyTorch computes half in float32 and rounds once
+        return _sigmoid_np(a.astype(np.float32)).astype(np.float16)
     e = np.exp(-a)
     if type(e) is not np.ndarray:  # a 0-d input gives a NumPy scalar
         return np.asarray(1 / (1 + e), dtype=a.dtype)
@@ -318,9 +407,10 @@ greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
 
 # ---------------------------------------------------------------- where / clamp
+# PyTorch: where(cond, g, 0) (a product with the mask would turn an infinite g into NaN)
 _where = primitive("where", lambda cond, a, b: np.where(cond, a, b), node="WhereBackward0",
-                   a=lambda g, cond: g * cond,
-                   b=lambda g, cond: g * logical_not_t(cond))
+                   a=lambda g, cond: where(cond, g, 0.0),
+                   b=lambda g, cond: where(cond, 0.0, g))
 
 
 def logical_not_t(cond: Tensor) -> Tensor:
@@ -369,18 +459,21 @@ def _where_cast(cond, a, b, cast):
 
 
 def _clamp_fw(a, *, min, max):
+    # PyTorch's min(max(a, lo), hi) keeps ``a`` on ties (clamp(0., min=-0.) is 0.) and a NaN
+    # input stays NaN; min > max gives max everywhere
+    if a.dtype.kind == "f" and any(isinstance(v, float) and math.isnan(v) for v in (min, max)):
+        return np.full(a.shape, np.nan, a.dtype)  # a NaN bound makes every element NaN
     with _np_err():
         r = a
         if min is not None:
-            r = np.maximum(r, min)
+            r = np.where(r < min, min, r)
         if max is not None:
-            r = np.minimum(r, max)
-        # torch propagates NaN from the input
-        return np.where(np.isnan(a), a, r).astype(a.dtype, copy=False) if a.dtype.kind == "f" else np.asarray(r, a.dtype)
+            r = np.where(r > max, max, r)
+        return np.asarray(r, a.dtype)
 
 
 _clamp = primitive("clamp", _clamp_fw, node="ClampBackward1",
-                   a=lambda g, a, min, max: g * _clamp_mask(a, min, max))
+                   a=lambda g, a, min, max: where(_clamp_mask(a, min, max), g, 0.0))
 
 
 def _clamp_mask(a: Tensor, lo, hi) -> Tensor:
@@ -405,6 +498,10 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     if input._data.dtype.kind in "iub":  # clamp(int tensor, 1.5) is float, as in PyTorch
         rt = D.result_type(input, *[v for v in (min, max) if v is not None])
         cast = rt if rt.np != input._data.dtype else None
+        if rt is D.bool:
+            kernel = "clamp_scalar_cpu" if min is not None and max is not None else (
+                "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     return _out(apply(_clamp, (input,), {"min": min, "max": max}, cast), out)
 
 
@@ -430,7 +527,7 @@ def _inplace_binary(op_plain, op_alpha=None, name=""):
         a, b, cast = binary_operands(self, other, name)
         _check_inplace_result(self, cast)
         if name == "sub_":
-            _bool_sub_check(a, b)
+            _bool_sub_check(self, other)
         if alpha != 1:
             return apply_inplace(op_alpha, self, (b,), {"alpha": alpha})
         return apply_inplace(op_plain, self, (b,))
@@ -486,8 +583,11 @@ def _rebind(self: Tensor, result: Tensor) -> Tensor:
 
 def _unary_inplace(fn):
     op = fn.op
+    refuse = getattr(fn, "refuse", None)
 
     def f(self: Tensor) -> Tensor:
+        if refuse is not None and self._data.dtype.kind == "b":
+            raise refuse()
         return apply_inplace(op, self, ())
     f.__name__ = fn.__name__ + "_"
     return f

@@ -13,12 +13,12 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _scalar_type_name
+from ..autograd import grad_mode
 from . import _special
 from ._common import binary_operands, float_dtype_for
 from ._registry import apply, apply_inplace, primitive
 from .logical import isfinite, logical_or
-from .pointwise import (_np_err, _out, _quiet, cos, div, exp, pow, pow_, sin, where,  # noqa: A004
-                        zeros_like_grad)
+from .pointwise import _np_err, _out, _quiet, cos, div, exp, pow, pow_, sin, where, zeros_like_grad  # noqa: A004
 
 __all__ = [
     # unary
@@ -130,6 +130,19 @@ def _floor_like(npf):
     return lambda a: npf(a) if a.dtype.kind == "f" else a.copy()
 
 
+def _sinc_np(a):
+    if a.dtype == np.float16:  # PyTorch computes half in float32 and rounds once
+        return _sinc_np(a.astype(np.float32)).astype(np.float16)
+    return np.where(a == 0, np.ones_like(a), np.sin(a * _PI) / (a * _PI))
+
+
+def _sinc_rule(g, a):
+    # PyTorch's sinc_backward: 0 where pi x^2 is 0 (x = 0, or so small that it underflows)
+    api = a * _PI
+    sq = a * a * _PI
+    return where(sq == 0, 0.0, g * (api * cos(api) - sin(api)) / sq)
+
+
 def _sign_np(a):
     if a.dtype.kind == "f":
         return np.sign(np.nan_to_num(a, nan=0.0))  # PyTorch: sign(NaN) = 0
@@ -196,8 +209,8 @@ fix, fix_ = trunc, trunc_
 frac, frac_ = _unary("frac", lambda a: a - np.trunc(a), lambda g: g, policy="fonly", kernel="frac_cpu",
                      example="torch.frac(torch.tensor([-1.5, 2.25])) -> tensor([-0.5000,  0.2500])")
 sinc, sinc_ = _unary(
-    "sinc", lambda a: np.where(a == 0, np.ones_like(a), np.sin(a * _PI) / (a * _PI)),
-    lambda g, a: g * where(a == 0, 0.0, (a * _PI * cos(a * _PI) - sin(a * _PI)) / (a * a * _PI)),
+    "sinc", lambda a: _sinc_np(a),
+    lambda g, a: _sinc_rule(g, a),
     example="torch.sinc(torch.tensor([0., 0.5])) -> tensor([1.0000, 0.6366])")
 deg2rad, deg2rad_ = _unary("deg2rad", lambda a: a * (_PI / 180), lambda g: g * (_PI / 180),
                            node="Deg2RadBackward0",
@@ -259,7 +272,16 @@ def _logit_fw(a, *, eps):
 
 def _logit_rule(g, a, eps):
     # d/dx log(x / (1 - x)) = 1 / (x (1 - x)); NaN outside [0, 1], or 0 where eps clamped.
-    d = g / (a * (1 - a))
+    # PyTorch has two forms: under create_graph (grad mode on) the formula, where a NaN input
+    # gets 0 with eps; otherwise its logit_backward kernel, where a NaN input gives NaN and
+    # x = -0 counts as +0 (gradient +inf, not -inf).
+    if grad_mode.state.enabled:
+        d = g / (a * (1 - a))
+        if eps is None:
+            return where(logical_or(a < 0, a > 1), math.nan, d)
+        return where((a >= eps) & (a <= 1 - eps), d, 0.0)
+    x = a.abs()
+    d = g / (x * (1 - x))
     if eps is None:
         return where(logical_or(a < 0, a > 1), math.nan, d)
     return where(logical_or(a < eps, a > 1 - eps), 0.0, d)
@@ -570,12 +592,19 @@ def float_power_(self: Tensor, exponent) -> Tensor:
 
 
 # ---------------------------------------------------------------- atan2, hypot, logaddexp
+def _atan2_recip(a, b):
+    # PyTorch's atan2_backward: 1 / (a^2 + b^2), but 0 where that sum is 0 (at the origin,
+    # or when both squares underflow) so the gradient there is 0, not NaN
+    d = a * a + b * b
+    return where(d == 0, 0.0, 1 / d)
+
+
 def _atan2_rule_a(g, a, b):
-    return g * b / (a * a + b * b)
+    return g * b * _atan2_recip(a, b)
 
 
 def _atan2_rule_b(g, a, b):
-    return g * -a / (a * a + b * b)
+    return g * -a * _atan2_recip(a, b)
 
 
 _atan2 = primitive("atan2", _quiet(lambda a, b: np.arctan2(a, b)), node="Atan2Backward0",
@@ -684,10 +713,25 @@ def _fmin_wins(a, b):
     return logical_or(a <= b, b != b)
 
 
-_fmax = primitive("fmax", lambda a, b: np.fmax(a, b), node="FmaxBackward0",
+# PyTorch's fmax / fmin keep ``a`` on ties (fmax(0., -0.) is 0., fmax(-0., 0.) is -0.)
+def _fmax_np(a, b):
+    keep = a >= b
+    if b.dtype.kind == "f":
+        keep |= np.isnan(b)
+    return np.where(keep, a, b)
+
+
+def _fmin_np(a, b):
+    keep = a <= b
+    if b.dtype.kind == "f":
+        keep |= np.isnan(b)
+    return np.where(keep, a, b)
+
+
+_fmax = primitive("fmax", _fmax_np, node="FmaxBackward0",
                   a=lambda g, a, b: where(_fmax_wins(a, b), g, 0.0),
                   b=lambda g, a, b: where(_fmax_wins(a, b), 0.0, g))
-_fmin = primitive("fmin", lambda a, b: np.fmin(a, b), node="FminBackward0",
+_fmin = primitive("fmin", _fmin_np, node="FminBackward0",
                   a=lambda g, a, b: where(_fmin_wins(a, b), g, 0.0),
                   b=lambda g, a, b: where(_fmin_wins(a, b), 0.0, g))
 
@@ -744,7 +788,15 @@ def _xlogy_np(a, b):
 
 
 def _xlogy_rule_a(g, a, b):
-    return g * xlogy(a != 0, b)
+    # PyTorch: xlogy(g, b), but 0 at a == 0 where b <= 0 (see its note on xlogy at x = 0)
+    return where((a == 0) & (b <= 0), 0.0, xlogy(g, b))
+
+
+def _xlogy_rule_a_scalar(g, a, b):
+    # a Number ``other``: the mask is a == 0 unless other > 0 (so a NaN other also gives 0)
+    if b.item() > 0:
+        return xlogy(g, b)
+    return where(a == 0, 0.0, xlogy(g, b))
 
 
 def _xlogy_rule_b(g, a, b):
@@ -754,7 +806,7 @@ def _xlogy_rule_b(g, a, b):
 _xlogy_fw = _quiet(_xlogy_np)
 _xlogy = primitive("xlogy", _xlogy_fw, node="XlogyBackward0", a=_xlogy_rule_a, b=_xlogy_rule_b)
 _xlogy_scalar_self = primitive("xlogy_scalar_self", _xlogy_fw, node="XlogyBackward1", b=_xlogy_rule_b)
-_xlogy_scalar_other = primitive("xlogy_scalar_other", _xlogy_fw, node="XlogyBackward2", a=_xlogy_rule_a)
+_xlogy_scalar_other = primitive("xlogy_scalar_other", _xlogy_fw, node="XlogyBackward2", a=_xlogy_rule_a_scalar)
 
 
 def _xlogy_args(input, other, name: str):
