@@ -16,7 +16,77 @@ from ...autograd import grad_mode
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
 
-__all__ = ["Module"]
+__all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",
+           "register_module_backward_hook", "register_module_full_backward_pre_hook",
+           "register_module_full_backward_hook"]
+
+# Hooks common to every module (PyTorch's ``torch.nn.modules.module.register_module_*``): they
+# run before each module's own hooks of the same kind.
+_global_forward_pre_hooks: OrderedDict = OrderedDict()
+_global_forward_hooks: OrderedDict = OrderedDict()
+_global_forward_hooks_always_called: OrderedDict = OrderedDict()
+_global_forward_hooks_with_kwargs: OrderedDict = OrderedDict()
+_global_backward_pre_hooks: OrderedDict = OrderedDict()
+_global_backward_hooks: OrderedDict = OrderedDict()
+_global_is_full_backward_hook: bool | None = None
+
+
+def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, args)`` before every module's forward (before the module's own pre-hooks).
+
+    >>> import retrograd as torch
+    >>> from retrograd.nn.modules.module import register_module_forward_pre_hook
+    >>> seen = []
+    >>> h = register_module_forward_pre_hook(lambda m, args: seen.append(type(m).__name__))
+    >>> _ = torch.nn.ReLU()(torch.ones(1)); h.remove(); seen
+    ['ReLU']
+    """
+    handle = RemovableHandle(_global_forward_pre_hooks)
+    _global_forward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """``hook(module, args, output)`` after every module's forward (before the module's own hooks)."""
+    handle = RemovableHandle(_global_forward_hooks, extra_dict=_global_forward_hooks_always_called)
+    _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_backward_hook(hook: Callable) -> RemovableHandle:
+    """Deprecated in PyTorch; here it behaves as :func:`register_module_full_backward_hook`."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is True:
+        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a global Module hook. "
+                           "Please use only one of them.")
+    _global_is_full_backward_hook = False
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, grad_output)`` for every module (before the module's own backward pre-hooks)."""
+    handle = RemovableHandle(_global_backward_pre_hooks)
+    _global_backward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, grad_input, grad_output)`` for every module (before the module's own)."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is False:
+        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a global Module hook. "
+                           "Please use only one of them.")
+    _global_is_full_backward_hook = True
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
@@ -692,12 +762,13 @@ class Module:
     # ------------------------------------------------------------------ call
     def _call_impl(self, *args, **kwargs):
         if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks
-                or self._backward_pre_hooks):
+                or self._backward_pre_hooks or _global_forward_hooks or _global_forward_pre_hooks
+                or _global_backward_hooks or _global_backward_pre_hooks):
             return self.forward(*args, **kwargs)
         called_always = set()
         result = None
         try:
-            for hook_id, hook in list(self._forward_pre_hooks.items()):
+            for hook_id, hook in list(_global_forward_pre_hooks.items()) + list(self._forward_pre_hooks.items()):
                 if hook_id in self._forward_pre_hooks_with_kwargs:
                     res = hook(self, args, kwargs)
                     if res is not None:
@@ -711,15 +782,16 @@ class Module:
                     if res is not None:
                         args = res if isinstance(res, tuple) else (res,)
             bw_hook = None
-            if self._backward_hooks or self._backward_pre_hooks:
-                bw_hook = _BackwardHook(self, list(self._backward_hooks.values()),
-                                        list(self._backward_pre_hooks.values()))
+            if self._backward_hooks or self._backward_pre_hooks or _global_backward_hooks or _global_backward_pre_hooks:
+                bw_hook = _BackwardHook(self, list(_global_backward_hooks.values()) + list(self._backward_hooks.values()),
+                                        list(_global_backward_pre_hooks.values())
+                                        + list(self._backward_pre_hooks.values()))
                 args = bw_hook.setup_input_hook(args)
             result = self.forward(*args, **kwargs)
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called:
+            for hook_id, hook in list(_global_forward_hooks.items()) + list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called or hook_id in _global_forward_hooks_always_called:
                     called_always.add(hook_id)
-                if hook_id in self._forward_hooks_with_kwargs:
+                if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
                     res = hook(self, args, kwargs, result)
                 else:
                     res = hook(self, args, result)
@@ -732,10 +804,11 @@ class Module:
                 result = bw_hook.setup_output_hook(result)
             return result
         except Exception:
-            for hook_id, hook in self._forward_hooks.items():
-                if hook_id in self._forward_hooks_always_called and hook_id not in called_always:
+            for hook_id, hook in list(_global_forward_hooks.items()) + list(self._forward_hooks.items()):
+                if (hook_id in self._forward_hooks_always_called or hook_id in _global_forward_hooks_always_called) \
+                        and hook_id not in called_always:
                     try:
-                        if hook_id in self._forward_hooks_with_kwargs:
+                        if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
                             res = hook(self, args, kwargs, result)
                         else:
                             res = hook(self, args, result)
