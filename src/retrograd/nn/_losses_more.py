@@ -7,7 +7,9 @@ import math
 import numpy as np
 
 from .. import _ops as O
+from .._creation import zeros_like as _zeros_like
 from .._tensor import Tensor
+from ..autograd import grad_mode as _grad_mode
 from ._ctc import ctc_loss
 from ._losses import legacy_get_string
 from ._util import const
@@ -83,7 +85,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
     tensor(0.2500)
     """
     reduction = _reduction(size_average, reduce, reduction)
-    zeros = input * 0
+    zeros = _zeros_like(input)  # (not input * 0: NaN at +-inf)
     margin_clamp = O.clamp_min(margin - input, 0)
     out_margin = O.where(target != 1, margin_clamp, zeros)
     out_self = O.where(target != -1, input, zeros)
@@ -114,6 +116,9 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     tensor(0.6931)
     """
     reduction = _reduction(size_average, reduce, reduction)
+    if isinstance(target, Tensor) and target.requires_grad and _grad_mode.state.enabled:
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument 'target'. "
+                           "This input cannot have requires_grad True.")
     return _reduce(O.log1p(O.exp(-target * input)), reduction)
 
 
