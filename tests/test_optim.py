@@ -417,3 +417,16 @@ def test_user_defined_optimizer_subclass():
     (w * w).sum().backward()
     opt.step()
     assert _np(w).tolist() == [0.5, 1.0] and seen == [1] and opt.state_dict()["state"] == {0: {"n": 1}}
+
+
+def test_sgd_updates_parameters_whose_data_is_not_contiguous():
+    # plain SGD's flat-view fast path must not write into a copy (small and chunked sizes)
+    for shape in ((3, 4), (300, 400)):
+        ws = []
+        for T in (rg, torch):
+            w = T.ones(*shape, requires_grad=True)
+            w.data = T.arange(float(shape[0] * shape[1])).reshape(shape[1], shape[0]).t()
+            (w * T.linspace(-1, 1, shape[0] * shape[1]).reshape(shape)).sum().backward()
+            T.optim.SGD([w], lr=0.1).step()
+            ws.append(w.detach().numpy())
+        np.testing.assert_allclose(ws[0], ws[1], rtol=1e-6, atol=1e-6)
