@@ -11,10 +11,15 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, bump_version
-from ._common import to_tensor
 from ._registry import apply, apply_inplace, primitive
 from ..autograd import grad_mode
-from .shape import _as_view, expand, reshape, select, slice_dim, sum_to, unsqueeze
+from .._tensor import Tensor as _T
+from .shape import _as_view, _select, expand, reshape, slice_dim, sum_to, unsqueeze
+
+
+def select(t: _T, dim: int, i: int) -> _T:
+    """``t.select(dim, i)`` for a key item whose bounds ``_plan`` already checked."""
+    return _as_view(apply(_select, (t,), {"dim": dim, "index": i % t._data.shape[dim]}), t)
 
 __all__ = ["getitem", "setitem", "nonzero", "index_put_"]
 
@@ -133,6 +138,8 @@ def _check_bounds(k: np.ndarray, shape, dim: int, ordinal: int) -> None:
     # PyTorch names the dimension by the index's position among the advanced indices.
     if dim < len(shape) and k.size:
         size = shape[dim]
+        if not size:
+            raise IndexError("index is out of bounds for dimension with size 0")
         bad = k[(k >= size) | (k < -size)]
         if bad.size:
             raise IndexError(f"index {int(bad.flat[0])} is out of bounds for dimension {ordinal} with size {size}")
@@ -166,6 +173,8 @@ def _canon(k):
         return _as_index_array(d)
     if isinstance(k, (list, tuple, np.ndarray)):
         return _as_index_array(k)
+    if isinstance(k, str):  # PyTorch tries to make a tensor of it
+        raise TypeError("new(): invalid data type 'str'")
     try:
         return k.__index__()
     except AttributeError:
@@ -199,13 +208,13 @@ def _plan(shape, key):
             consumed += k.ndim if k.dtype == np.bool_ else 1
         elif k is not None and not isinstance(k, bool):
             consumed += 1
-    if n_ell > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
     ndim = len(shape)
     if consumed > ndim:
-        if ndim == 0:
+        if ndim == 0 and not isinstance(key, tuple) and isinstance(items[0], int):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                              "in C++ to convert a 0-dim tensor to a number")
+        if ndim == 0 and not isinstance(key, tuple) and isinstance(items[0], slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     steps, adv, basic = [], [], []
     cur = list(shape)  # the running (intermediate) shape
@@ -216,7 +225,7 @@ def _plan(shape, key):
             cur.insert(dim, 1)
             basic.append(None)
             dim += 1
-        elif k is Ellipsis:
+        elif k is Ellipsis:  # PyTorch lets each further ellipsis span the same number of dims
             n = ndim - consumed
             basic.extend([slice(None)] * n)
             dim += n
@@ -235,7 +244,7 @@ def _plan(shape, key):
             basic.append(k)
         elif isinstance(k, slice):
             if k.step is not None and k.step <= 0:
-                raise ValueError("step must be greater than zero")
+                raise ValueError("step must be greater than zero" if k.step else "slice step cannot be zero")
             start, stop, step = k.indices(cur[dim])
             # PyTorch skips slices that cover the whole dim inside tuple keys.
             steps.append(("slice", dim, k, start == 0 and stop >= cur[dim] and step == 1))
@@ -295,11 +304,14 @@ def getitem(self: Tensor, key) -> Tensor:
     applied first, then integer-array / mask indexing on the result (IndexBackward0)."""
     tk = type(key)
     if tk is int and self._data.ndim:
-        return select(self, 0, key)
+        size = self._data.shape[0]
+        if key < -size or key >= size:
+            raise IndexError(f"index {key} is out of bounds for dimension 0 with size {size}")
+        return _as_view(apply(_select, (self,), {"dim": 0, "index": key % size}), self)
     if tk is slice and self._data.ndim and type(key.start) in _PLAIN and type(key.stop) in _PLAIN \
             and type(key.step) in _PLAIN:
         if key.step is not None and key.step <= 0:
-            raise ValueError("step must be greater than zero")
+            raise ValueError("step must be greater than zero" if key.step else "slice step cannot be zero")
         return slice_dim(self, 0, key.start, key.stop, 1 if key.step is None else key.step)
     steps, adv_key, _, _ = _plan(self._data.shape, key)
     out = _apply_steps(self, steps, isinstance(key, slice))
@@ -310,12 +322,44 @@ def getitem(self: Tensor, key) -> Tensor:
     return out
 
 
+def put_args(self: Tensor, indices, values, name: str):
+    """index_put's (key, values) after PyTorch's checks: tensor indices, their count, the
+    values' type, dtype and shape (no leading-one stripping, unlike ``x[i] = v``)."""
+    key = tuple(indices) if isinstance(indices, (tuple, list)) else (indices,)
+    for i, k in enumerate(key):
+        if not isinstance(k, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(k).__name__}")
+    if len(key) > self._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} (got {len(key)})")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    key = _normalize_advanced(key, self._data.shape)
+    shapes = [(int(k.sum()),) if k.dtype == np.bool_ else k.shape for k in key]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join("[" + ", ".join(map(str, sh)) + "]" for sh in shapes)) from None
+    if values._data.dtype != self._data.dtype:
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_scalar_type_name(self.dtype)} for the destination and {_scalar_type_name(values.dtype)} for the source.")
+    target = _region_shape(self._data.shape, key)
+    try:
+        np.broadcast_to(np.empty(values._data.shape, dtype=bool), target)
+    except ValueError:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape [{', '.join(map(str, values._data.shape))}] cannot be broadcast "
+            f"to indexing result of shape [{', '.join(map(str, target))}]") from None
+    return key, values
+
+
 def index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tensor:
     """``self[indices] = values`` (or ``+=`` with accumulate) in place, differentiable."""
-    key = indices if isinstance(indices, tuple) else (indices,)
-    key = _normalize_advanced(key, self._data.shape)
-    v = to_tensor(values, dtype=self.dtype)
-    return apply_inplace(_index_put, self, (v,), {"key": key, "accumulate": accumulate})
+    key, v = put_args(self, indices, values, "index_put_")
+    return apply_inplace(_index_put, self, (v,), {"key": key, "accumulate": bool(accumulate)})
 
 
 def _strip_leading_ones(v: Tensor) -> Tensor:
@@ -337,7 +381,8 @@ def setitem(self: Tensor, key, value) -> None:
     steps, adv_key, basic, items = _plan(shape, key)
     through_view = any(not _full(s) for s in steps)
     if adv_key is None:
-        op = _index_put_view if through_view else _index_put_copy if isinstance(value, Tensor) else _index_put_fill
+        op = _index_put_view if through_view else _index_put_copy if isinstance(value, Tensor) or not shape \
+            else _index_put_fill
         np_key = basic
     else:
         op = _index_put_view if through_view else _index_put
@@ -393,8 +438,9 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
     """Indices of non-zero elements: an (n, ndim) int64 tensor, or a tuple of 1-d tensors."""
     d = input._data
     idx = np.nonzero(d if d.ndim else d.reshape(1))
-    if as_tuple:
-        return tuple(Tensor._wrap(i.astype(np.int64), False, None, 0) for i in idx)
+    if as_tuple:  # PyTorch: nonzero().unbind(1), so the results are views of one (n, ndim) tensor
+        base = Tensor._wrap(np.stack(idx, axis=1).astype(np.int64), False, None, 0)
+        return tuple(_as_view(Tensor._wrap(base._data[:, j], False, None, 0), base) for j in range(len(idx)))
     if d.ndim == 0:  # one row per non-zero, no columns
         return Tensor._wrap(np.zeros((int(d != 0), 0), np.int64), False, None, 0)
     return Tensor._wrap(np.stack(idx, axis=1).astype(np.int64), False, None, 0)

@@ -32,14 +32,33 @@ def _const(a) -> Tensor:
     return _wrap(np.asarray(a), False, None, 0)
 
 
-def _np_index(index, name: str, allow_int32: bool = True) -> np.ndarray:
+# Which index dtypes each op takes (True: int32 and int64; False: int64 only), and its complaint.
+_INDEX_DTYPE_ERR = {
+    "gather": (True, RuntimeError, "gather(): Expected dtype int32/int64 for index"),
+    "scatter": (True, RuntimeError, "scatter(): Expected dtype int32/int64 for index"),
+    "index_select": (True, RuntimeError, "index_select(): Expected dtype int32 or int64 for index"),
+    "index_add": (True, RuntimeError, "index_add_(): Expected dtype int32/int64 for index but got: {}"),
+    "index_copy": (False, RuntimeError, "index_copy_(): Expected a long tensor for index, but got {}"),
+    "index_fill": (False, IndexError, "index_fill_(): Expected dtype int64 for index."),
+    "take": (False, RuntimeError, "take(): Expected a long tensor for index, but got {}"),
+}
+
+
+def _np_index(index, name: str) -> np.ndarray:
     """An index argument as an int64 NumPy array, with PyTorch's dtype complaint."""
     arr = index._data if isinstance(index, Tensor) else np.asarray(index)
-    if arr.dtype.kind not in "iu" or (arr.dtype != np.int64 and not allow_int32):
-        if name == "index_select":
-            raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
-    return arr.astype(np.int64, copy=False)
+    dt = arr.dtype
+    if dt != np.int64:
+        kind = name.rstrip("_")
+        kind = "scatter" if kind.startswith("scatter") else kind
+        int32_ok, exc, msg = _INDEX_DTYPE_ERR[kind]
+        if not (int32_ok and dt == np.int32):
+            from .. import _dtype as D
+            from .._tensor import _scalar_type_name
+
+            raise exc(msg.format(_scalar_type_name(D.from_numpy_dtype(dt))))
+        return arr.astype(np.int64)
+    return arr
 
 
 # ---------------------------------------------------------------- gather / scatter (along a dim)
@@ -121,6 +140,11 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None, *, out=None) -> Tensor:
     """``gather`` with NumPy's take_along_axis broadcasting; ``dim=None`` works on the flattened input."""
+    if isinstance(indices, Tensor) and indices._data.dtype != np.int64:
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_scalar_type_name(indices.dtype)}")
     if dim is None:
         return gather(reshape(input, (-1,)), 0, reshape(to_tensor(indices), (-1,)))
     d = wrap_dim(dim, input._data.ndim)
@@ -170,16 +194,25 @@ _crop = primitive("crop", lambda a, *, shape: a[tuple(slice(0, s) for s in shape
                   a=lambda g, a_shape: apply(_embed, (g,), {"shape": a_shape}))
 
 
-def _src_grad(g: Tensor, dim: int, index: np.ndarray, src_shape) -> Tensor:
+def _src_grad(g: Tensor, dim: int, index: np.ndarray, src_shape, node: str) -> Tensor:
     r = apply(_gather, (g,), {"dim": dim, "index": index})
     if tuple(r.shape) == tuple(src_shape) or not src_shape:
         return r
+    _check_src_grad(r.shape, src_shape, node)
     return apply(_embed, (r,), {"shape": tuple(src_shape)})
+
+
+def _check_src_grad(r_shape, src_shape, node: str) -> None:
+    # PyTorch's src gradient has index's shape; its engine refuses it when src is larger
+    # (it could only be reduced to src's shape where src has size 1).
+    if any(a != b and b != 1 for a, b in zip(r_shape, src_shape)):
+        raise RuntimeError(f"Function {node} returned an invalid gradient at index 1 - got {shape_str(r_shape)} but "
+                           f"expected shape compatible with {shape_str(src_shape)}")
 
 
 _scatter_src = primitive("scatter_src", _scatter_src_np, node="ScatterBackward0",
                          a=lambda g, dim, index: _zero_scattered(g, dim, index),
-                         src=lambda g, src_shape, dim, index: _src_grad(g, dim, index, src_shape))
+                         src=lambda g, src_shape, dim, index: _src_grad(g, dim, index, src_shape, "ScatterBackward0"))
 _scatter_value = primitive("scatter_value", _scatter_value_np, node="ScatterBackward1",
                            a=lambda g, dim, index: _zero_scattered(g, dim, index))
 
@@ -265,7 +298,8 @@ def _scatter_add_np(a, src, *, dim, index):
 
 _scatter_add = primitive("scatter_add", _scatter_add_np, node="ScatterAddBackward0",
                          a=lambda g: g,
-                         src=lambda g, src_shape, dim, index: _src_grad(g, dim, index, src_shape))
+                         src=lambda g, src_shape, dim, index: _src_grad(g, dim, index, src_shape,
+                                                                        "ScatterAddBackward0"))
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -299,6 +333,7 @@ def _identity(reduce: str, dtype):
 
 
 def _scatter_reduce_np(a, src, *, dim, index, reduce, include_self):
+    reduce = _REDUCE_ALIASES.get(reduce, reduce)
     out = a.copy()
     key = _along(index, dim) if a.ndim else ()
     vals = src[tuple(slice(0, s) for s in index.shape)] if src.ndim else src
@@ -325,8 +360,13 @@ def _sr_rule_self(g, a, src, out, dim, index, reduce, include_self):
 
 def _sr_rule_src(g, a, src, src_shape, out, dim, index, reduce, include_self):
     r = _scatter_reduce_grads(g, a, src, out, dim, index, reduce, include_self)[1]
-    # src may be larger than index: its unused trailing block gets zero gradient
-    return r if tuple(r.shape) == tuple(src_shape) else apply(_embed, (r,), {"shape": tuple(src_shape)})
+    # src may be larger than index: its unused trailing block gets zero gradient (PyTorch
+    # refuses that for sum and mean, whose gradient has index's shape)
+    if tuple(r.shape) == tuple(src_shape):
+        return r
+    if reduce in ("sum", "mean"):
+        _check_src_grad(r.shape, src_shape, "ScatterReduceBackward0")
+    return apply(_embed, (r,), {"shape": tuple(src_shape)})
 
 
 _scatter_reduce = primitive("scatter_reduce", _scatter_reduce_np, node="ScatterReduceBackward0",
@@ -335,6 +375,8 @@ _scatter_reduce = primitive("scatter_reduce", _scatter_reduce_np, node="ScatterR
 
 def _scatter_reduce_grads(g, self, src, result, dim, index, reduce, include_self):
     """PyTorch's scatter_reduce_backward, written in retrograd ops."""
+    if reduce in _REDUCE_ALIASES:  # accepted by the forward only
+        raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {reduce}.")
     ix = _const(index)
     gat = lambda t: gather(t, dim, ix)  # noqa: E731
     if reduce == "sum":
@@ -379,8 +421,11 @@ def _ones_like(t: Tensor) -> Tensor:
     return _wrap(np.ones(t._data.shape, dtype=t._data.dtype), False, None, 0)
 
 
+_REDUCE_ALIASES = {"max": "amax", "min": "amin"}  # PyTorch accepts these silently
+
+
 def _sr_args(input, dim, index, src, reduce, name):
-    if reduce not in _REDUCE_UFUNC:
+    if reduce not in _REDUCE_UFUNC and reduce not in _REDUCE_ALIASES:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     d, idx, src, _ = _scatter_args(input, dim, index, src, None, name)
     _same(input, src)
@@ -447,7 +492,7 @@ def _bounds(idx: np.ndarray, size: int, dim: int, kind: str) -> np.ndarray:
     if bad.size:
         i = int(bad[0])
         if kind == "index_select":
-            if i < 0 and dim != 0:  # PyTorch's two code paths word this differently
+            if dim != 0:  # PyTorch's two code paths (dim 0 or not) word this differently
                 raise RuntimeError(f"INDICES element is out of DATA bounds, id={i} axis_dim={size}")
             raise IndexError("index out of range in self")
         msg = f"index {i} is out of bounds for dimension {dim} with size {size}"
@@ -493,8 +538,13 @@ def _index_src_args(name: str, input: Tensor, dim: int, index, source: Tensor):
     size = ish[d] if ish else 1
     idx = _bounds(idx, size, d, "index_copy" if name.startswith("index_copy") else "index_add")
     if source._data.dtype != input._data.dtype:
-        raise RuntimeError(f"{name}(): self ({input.dtype}) and source ({source.dtype}) must have the same scalar type"
-                           .replace("torch.", ""))
+        from .._tensor import _scalar_type_name
+
+        a, b = _scalar_type_name(input.dtype), _scalar_type_name(source.dtype)
+        if name.startswith("index_copy"):
+            raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) {a} "
+                               f"and (source) {b}")
+        raise RuntimeError(f"index_add_(): self ({a}) and source ({b}) must have the same scalar type")
     return d, idx
 
 
@@ -580,6 +630,14 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value) -> Tensor:
 def _mask_np(mask, name: str) -> np.ndarray:
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
+        if name == "masked_select:":
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        if name == "masked_scatter_":  # this one names the dtype PyTorch's way
+            from .. import _dtype as D
+            from .._tensor import _scalar_type_name
+
+            raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with dtype "
+                               f"{_scalar_type_name(D.from_numpy_dtype(m.dtype))}")
         names = {"int64": "long int", "float32": "float", "float64": "double", "int32": "int", "uint8": "unsigned char"}
         raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype "
                            f"{names.get(m.dtype.name, m.dtype.name)}")
@@ -686,6 +744,11 @@ def _masked_scatter_src_grad(g: Tensor, mask: np.ndarray, src_shape) -> Tensor:
 
 def _masked_scatter_args(input, mask, source, name):
     m = _mask_np(mask, name)
+    if source._data.dtype != input._data.dtype:
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got"
+                           f"{_scalar_type_name(input.dtype)} and {_scalar_type_name(source.dtype)}")
     shape = _broadcast_check(input._data.shape, m.shape)
     if int(np.broadcast_to(m, shape).sum()) > source._data.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
@@ -729,10 +792,9 @@ def take(input: Tensor, index: Tensor) -> Tensor:
 
 def index_put(input: Tensor, indices, values, accumulate: bool = False) -> Tensor:
     """Out-of-place ``input.index_put_(indices, values, accumulate)``."""
-    from .indexing import _index_put, _normalize_advanced
+    from .indexing import _index_put, put_args
 
-    key = _normalize_advanced(tuple(indices), input._data.shape)
-    v = to_tensor(values, dtype=input.dtype)
+    key, v = put_args(input, indices, values, "index_put")
     return apply(_index_put, (input, v), {"key": key, "accumulate": bool(accumulate)})
 
 

@@ -25,7 +25,10 @@ def _as_view(out: Tensor, base: Tensor) -> Tensor:
     inference mode, and lets in-place writes find the base's live views.
     """
     d = out._data
-    if d.base is not None and d.size and np.may_share_memory(d, base._data):
+    if d.base is not None:
+        if not d.size or np.may_share_memory(d, base._data):  # PyTorch: empty views are views too
+            _register_view(out, base)
+    elif d is base._data:  # NumPy handed back the input array itself (a no-op view)
         _register_view(out, base)
     return out
 
@@ -104,22 +107,29 @@ def expand_as(input: Tensor, other: Tensor) -> Tensor:
 
 
 def _infer_shape(shape, numel: int) -> tuple:
+    """PyTorch's infer_size: checks in its order, with its messages."""
     shape = list(shape)
-    neg = [i for i, s in enumerate(shape) if s == -1]
-    if len(neg) > 1:
-        raise RuntimeError("only one dimension can be inferred")
+    infer = None
     known = 1
-    for s in shape:
-        if s != -1:
-            if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s}")
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s >= 0:
             known *= s
-    if neg:
-        if known == 0 or numel % known:
+        else:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {shape_str(shape)}")
+    if infer is None:
+        if known != numel:
             raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {numel}")
-        shape[neg[0]] = numel // known
-    elif known != numel:
+        return tuple(shape)
+    if known == 0 and numel == 0:
+        raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {shape_str(shape)} because the "
+                           "unspecified dimension size -1 can be any value and is ambiguous")
+    if known == 0 or numel % known:
         raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {numel}")
+    shape[infer] = numel // known
     return tuple(shape)
 
 
@@ -192,7 +202,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(input, shp[:s] + (n,) + shp[e + 1:])
 
 
-_transpose = primitive("transpose", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1),
+_transpose = primitive("transpose", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a.view(),
                        node="TransposeBackward0",
                        a=lambda g, dim0, dim1: transpose(g, dim0, dim1))
 _t = primitive("t", lambda a: a.T, node="TBackward0", a=lambda g: t(g))
@@ -232,11 +242,20 @@ def permute(input: Tensor, *dims) -> Tensor:
 
 
 def movedim(input: Tensor, source, destination) -> Tensor:
+    """Move dims ``source`` to positions ``destination`` (a view)."""
     n = input._data.ndim
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [source] if isinstance(source, (int, np.integer)) else list(source)
+    dst = [destination] if isinstance(destination, (int, np.integer)) else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({shape_str(src)} dims) should "
+                           f"contain the same number of dims as destination ({shape_str(dst)} dims)")
+    raw_src, raw_dst = src, dst
     src = [wrap_dim(s, n) for s in src]
     dst = [wrap_dim(d, n) for d in dst]
+    if len(set(src)) != len(src):
+        raise RuntimeError(f"movedim: repeated dim in `source` ({shape_str(raw_src)})")
+    if len(set(dst)) != len(dst):
+        raise RuntimeError(f"movedim: repeated dim in `destination` ({shape_str(raw_dst)})")
     order = [i for i in range(n) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -260,6 +279,8 @@ squeeze_matmul = primitive("squeeze_matmul", lambda a, *, dims: np.squeeze(a, di
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim at ``dim`` (a view)."""
+    if type(dim) is not int and not isinstance(dim, np.integer):
+        raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
     d = wrap_dim(dim, input._data.ndim + 1)
     return _as_view(apply(_unsqueeze, (input,), {"dim": d}), input)
 
@@ -270,8 +291,8 @@ def squeeze(input: Tensor, dim=None) -> Tensor:
     if dim is None:
         return _as_view(apply(_squeeze, (input,)), input)
     op = _squeeze_dim if isinstance(dim, (int, np.integer)) else _squeeze_dims
-    dims = wrap_dims(dim, len(shp)) if shp else ()
-    dims = tuple(d for d in dims if shp[d] == 1)
+    dims = wrap_dims(dim, len(shp))  # a 0-d tensor accepts dims 0 and -1
+    dims = tuple(d for d in dims if shp and shp[d] == 1)
     return _as_view(apply(op, (input,), {"dims": dims}), input)
 
 
@@ -318,7 +339,7 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     size = shp[d]
     i = int(index)
     if i < -size or i >= size:
-        raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(f"select(): index {i} out of range for tensor of size {shape_str(shp)} at dimension {d}")
     return _as_view(apply(_select, (input,), {"dim": d, "index": i % size}), input)
 
 
@@ -355,12 +376,18 @@ def slice_dim(input: Tensor, dim: int, start, stop, step: int = 1) -> Tensor:
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """``length`` elements from ``start`` along ``dim`` (a view)."""
+    if not input._data.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = wrap_dim(dim, input._data.ndim)
     size = input._data.shape[d]
     if isinstance(start, Tensor):
         start = int(start.item())
+    if start < -size or start > size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
         start += size
-    if start < 0 or start + length > size or length < 0:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(input, d, start, start + length, 1)

@@ -171,28 +171,34 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
 
 def hstack(tensors, *, out=None) -> Tensor:
     """Concatenate column-wise (dim 0 for 1-d inputs, else dim 1)."""
-    ts = atleast_1d(*_tensor_list(tensors, "hstack"))
+    ts = _nonempty(tensors, "hstack")
+    ts = atleast_1d(*ts)
     ts = [ts] if isinstance(ts, Tensor) else list(ts)
-    if not ts:
-        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     return cat(ts, 0 if ts[0]._data.ndim == 1 else 1)
 
 
 def vstack(tensors, *, out=None) -> Tensor:
     """Concatenate row-wise after making inputs at least 2-d."""
-    ts = atleast_2d(*_tensor_list(tensors, "vstack"))
+    ts = atleast_2d(*_nonempty(tensors, "vstack"))
     return cat([ts] if isinstance(ts, Tensor) else list(ts), 0)
+
+
+def _nonempty(tensors, name: str) -> list:
+    ts = _tensor_list(tensors, name)
+    if not ts:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return ts
 
 
 def dstack(tensors, *, out=None) -> Tensor:
     """Concatenate depth-wise (dim 2) after making inputs at least 3-d."""
-    ts = atleast_3d(*_tensor_list(tensors, "dstack"))
+    ts = atleast_3d(*_nonempty(tensors, "dstack"))
     return cat([ts] if isinstance(ts, Tensor) else list(ts), 2)
 
 
 def column_stack(tensors, *, out=None) -> Tensor:
     """Stack 0-d/1-d tensors as columns (2-d inputs are concatenated as they are)."""
-    ts = [reshape(t, (t._data.size, 1)) if t._data.ndim <= 1 else t for t in _tensor_list(tensors, "column_stack")]
+    ts = [reshape(t, (t._data.size, 1)) if t._data.ndim <= 1 else t for t in _nonempty(tensors, "column_stack")]
     return hstack(ts)
 
 
@@ -228,14 +234,21 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     >>> [t.shape[0] for t in torch.arange(5).split(2)]
     [2, 2, 1]
     """
-    d = wrap_dim(dim, tensor._data.ndim)
-    n = tensor._data.shape[d]
     if isinstance(split_size_or_sections, (list, tuple)):
+        d = wrap_dim(dim, tensor._data.ndim)
+        n = tensor._data.shape[d] if tensor._data.ndim else 1
         sizes = [int(s) for s in split_size_or_sections]
-        if sum(sizes) != n or any(s < 0 for s in sizes):
+        if any(s < 0 for s in sizes):
+            raise RuntimeError("split_with_sizes expects split_sizes have only non-negative entries, but got "
+                               f"split_sizes={shape_str(sizes)}")
+        if sum(sizes) != n:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
                                f"dimension {d}), but got split_sizes={shape_str(sizes)}")
         return _split_views(tensor, d, sizes, "SplitWithSizesBackward0")
+    if not tensor._data.ndim:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    d = wrap_dim(dim, tensor._data.ndim)
+    n = tensor._data.shape[d]
     size = int(split_size_or_sections)
     if size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
@@ -249,6 +262,8 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     """At most ``chunks`` views of (nearly) equal size along ``dim``."""
+    if not input._data.ndim:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = wrap_dim(dim, input._data.ndim)
@@ -283,13 +298,17 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
 
 def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
     """Split into ``sections`` nearly equal parts or at the given indices (views)."""
+    if not input._data.ndim:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     d = wrap_dim(dim, input._data.ndim)
     n = input._data.shape[d]
     ios = indices_or_sections
     if isinstance(ios, Tensor):
-        if ios._data.dtype.kind not in "iu":
-            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have integer dtype, but got "
-                               f"{ios.dtype}".replace("retrograd.", "torch."))
+        if ios._data.dtype != np.int64:
+            from .._tensor import _scalar_type_name
+
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                               f"{_scalar_type_name(ios.dtype)}")
         if ios._data.ndim > 1:
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
                                f"one-dimensional tensor, but got a tensor with {ios._data.ndim} dims")
@@ -379,7 +398,7 @@ def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {n}")
     d0, d1 = wrap_dim(dims[0], n), wrap_dim(dims[1], n)
     if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
     return apply(_rot90, (input,), {"k": int(k) % 4, "dims": (d0, d1)})
 
 
@@ -406,14 +425,22 @@ def repeat(input: Tensor, *sizes) -> Tensor:
     sizes = tuple(int(s) for s in sizes)
     if len(sizes) < input._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
-    if any(s < 0 for s in sizes):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: {shape_str(sizes)}")
+    if any(s < 0 for s in sizes):  # PyTorch reports the target shape (input shape times repeats)
+        padded = (1,) * (len(sizes) - input._data.ndim) + input._data.shape
+        target = [r * s for r, s in zip(sizes, padded)]
+        neg = next(s for s in target if s < 0) if any(s < 0 for s in target) else min(sizes)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {neg}: {shape_str(target)}")
     return apply(_repeat, (input,), {"sizes": sizes})
 
 
-def tile(input: Tensor, dims) -> Tensor:
-    """``repeat`` that pads ``dims`` with leading ones when shorter than ``input.dim()``."""
-    dims = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
+def tile(input: Tensor, *sizes, dims=None) -> Tensor:
+    """``repeat`` that pads ``dims`` with leading ones when shorter than ``input.dim()``.
+
+    Takes a sequence or, as the Tensor method does, separate ints (``x.tile(2, 3)``).
+    """
+    if dims is not None:
+        sizes = (dims,)
+    dims = tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], (int, np.integer)) else sizes
     dims = (1,) * (input._data.ndim - len(dims)) + dims
     return repeat(input, dims)
 
@@ -425,6 +452,9 @@ def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, ou
 
     if repeats is None:  # repeat_interleave(repeats): indices repeated by their counts
         r = input._data
+        if r.ndim > 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        _check_repeats(r)
         return _wrap(np.repeat(np.arange(r.size, dtype=np.int64), r.reshape(-1)), False, None, 0)
     x = input
     if dim is None:
@@ -433,6 +463,9 @@ def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, ou
     else:
         d = wrap_dim(dim, input._data.ndim)
     if isinstance(repeats, Tensor):
+        if repeats._data.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        _check_repeats(repeats._data)
         r = repeats._data.reshape(-1)
         n = x._data.shape[d] if x._data.ndim else 1
         if r.size == 1:
@@ -446,7 +479,7 @@ def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, ou
         return index_select(x, d, idx)
     k = int(repeats)
     if k < 0:
-        raise RuntimeError("repeats can not be negative")
+        raise RuntimeError("Repeats must be non-negative")
     if x._data.ndim == 0:
         x = reshape(x, (1,))
     shp = list(x._data.shape)
@@ -454,6 +487,15 @@ def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, ou
     big = expand(u, shp[:d + 1] + [k] + shp[d + 1:])
     shp[d] *= k
     return reshape(clone(big), tuple(shp))
+
+
+def _check_repeats(r: np.ndarray) -> None:
+    if r.dtype.kind not in "iu":
+        from .._tensor import _scalar_type_name
+
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for \'{_scalar_type_name(D.from_numpy_dtype(r.dtype))}\'')
+    if r.size and (r < 0).any():
+        raise RuntimeError("repeats can not be negative")
 
 
 # ---------------------------------------------------------------- triangles
@@ -702,8 +744,8 @@ def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
         raise RuntimeError("unflatten: sizes must be non-empty")
     d = wrap_dim(dim, input._data.ndim)
     n = input._data.shape[d]
-    if sizes.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
+    if sizes.count(-1) > 1:  # PyTorch wraps infer_size's complaint
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
     known = int(np.prod([s for s in sizes if s != -1]))
     if (-1 in sizes and (known == 0 or n % known)) or (-1 not in sizes and known != n):
         raise RuntimeError(f"unflatten: Provided sizes {shape_str(sizes)} don't multiply up to the size of dim {d} "
