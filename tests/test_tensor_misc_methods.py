@@ -54,3 +54,24 @@ def test_as_subclass_shares_data_and_history():
     assert type(y) is MyTensor and y.grad_fn is not None
     y.sum().backward()
     assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_transpose_properties_nodes_and_errors_like_torch():
+    import warnings
+
+
+    def run(T):
+        out = []
+        for shape in ((2, 3), (3,), (2, 3, 4), ()):
+            x = T.ones(*shape, requires_grad=True) if shape else T.tensor(1., requires_grad=True)
+            for a in ("T", "mT", "H", "mH"):
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        y = getattr(x, a)
+                    out.append((shape, a, type(y.grad_fn).__name__ if y.grad_fn else None, tuple(y.shape), y is x))
+                except RuntimeError as e:
+                    out.append((shape, a, "RuntimeError", str(e)))
+        return out
+
+    assert run(rg) == run(torch)  # 2-d .T is PermuteBackward0, .H TransposeBackward0, 0-d is itself

@@ -114,7 +114,7 @@ _T_MSG = {
 def _T(self):
     n = self.ndim
     if n == 2:
-        return O.t(self)
+        return O.permute(self, (1, 0))  # (PermuteBackward0, as in PyTorch; t() is TBackward0)
     kind = 0 if n == 0 else 1
     if kind not in _T_WARNED:
         _T_WARNED.add(kind)
@@ -124,10 +124,28 @@ def _T(self):
     return O.permute(self, tuple(range(n - 1, -1, -1)))
 
 
+def _mT(self, name: str = "mT"):
+    if self.ndim == 0:
+        return self  # (as PyTorch: a 0-d tensor is its own transpose)
+    if self.ndim < 2:
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. "
+                           f"Got {self.ndim}-D tensor.")
+    return O.transpose(self, -2, -1)
+
+
+def _H(self):
+    if self.ndim == 0:
+        return self
+    if self.ndim != 2:
+        hint = " For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor.{hint}")
+    return O.transpose(self, 0, 1)  # (real dtypes: the conjugate is the tensor itself)
+
+
 Tensor.T = property(_T)
-Tensor.mT = property(lambda self: O.transpose(self, -2, -1))
-Tensor.H = property(lambda self: O.t(self))
-Tensor.mH = property(lambda self: O.transpose(self, -2, -1))
+Tensor.mT = property(_mT)
+Tensor.H = property(_H)
+Tensor.mH = property(lambda self: _mT(self, "mH"))
 
 
 def _new_factory(fn):

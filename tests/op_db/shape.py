@@ -33,6 +33,7 @@ SPECS = [
     OpSpec("stack", [S([X, X]), S([X, X, X], 2), S([T((3,)), T((3,))], -1)]),
     OpSpec("hstack", [S([X, T((2, 1))]), S([T((2,)), T((3,))])]),
     OpSpec("vstack", [S([X, T((1, 3))]), S([T((3,)), T((3,))])]),
+    OpSpec("row_stack", [S([X, T((1, 3))]), S([T((3,)), T((3,))])]),
     OpSpec("dstack", [S([X, X]), S([T((3,)), T((3,))])]),
     OpSpec("column_stack", [S([T((3,)), T((3,))]), S([T((3, 2)), T((3,))])]),
     OpSpec("split", [S(T((5, 2)), 2), S(T((5, 2)), [1, 4]), S(T((2, 5)), 2, 1), S(T((4,)), 4)], method=True),

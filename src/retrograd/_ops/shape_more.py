@@ -24,7 +24,7 @@ from ._registry import apply, apply_inplace, primitive
 from .shape import _as_view, contiguous, expand, narrow, reshape, select, slice_dim, unsqueeze, view
 
 __all__ = ["unflatten", "repeat", "repeat_interleave", "tile", "flip", "fliplr", "flipud", "roll", "rot90",
-           "cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack", "split",
+           "cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack", "split",
            "chunk", "unbind", "tensor_split", "tril", "triu", "diag", "diagonal", "diag_embed", "diagflat",
            "broadcast_to", "broadcast_tensors", "broadcast_shapes", "meshgrid", "atleast_1d", "atleast_2d",
            "atleast_3d", "ravel", "tril_", "triu_"]
@@ -181,6 +181,17 @@ def vstack(tensors, *, out=None) -> Tensor:
     """Concatenate row-wise after making inputs at least 2-d."""
     ts = atleast_2d(*_nonempty(tensors, "vstack"))
     return cat([ts] if isinstance(ts, Tensor) else list(ts), 0)
+
+
+def row_stack(tensors, *, out=None) -> Tensor:
+    """Alias of :func:`vstack`.
+
+    >>> import retrograd as torch
+    >>> torch.row_stack([torch.ones(2), torch.zeros(2)])
+    tensor([[1., 1.],
+            [0., 0.]])
+    """
+    return vstack(tensors, out=out)
 
 
 def _nonempty(tensors, name: str) -> list:
