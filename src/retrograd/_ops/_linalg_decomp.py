@@ -104,7 +104,7 @@ def check_matrix(A, fname: str, *, square: bool = True, floating: bool = True, a
 
 
 def _batches(a: np.ndarray) -> np.ndarray:
-    return a.reshape((-1,) + a.shape[-2:])
+    return a.reshape((math.prod(a.shape[:-2]),) + a.shape[-2:])  # not -1: the matrices may be empty
 
 
 def _prefix(a: np.ndarray, b: int) -> str:
@@ -187,7 +187,7 @@ def _det_fw(A):
 def _det_backward(g: Tensor, A: Tensor, out: Tensor):
     n = A._data.shape[-1]
     if n == 0:
-        return None
+        return A * _ex2(g)  # PyTorch gives an empty gradient, not None
     if (out._data == 0).any():
         # A^-T does not exist: the gradient is the cofactor matrix.
         return _ex2(g) * _cofactor(A)
@@ -228,8 +228,42 @@ def _slogdet_fw(A):
     return np.asarray(s, dtype=A.dtype), np.asarray(lad, dtype=A.dtype)
 
 
+def _lu_inv_np(A: np.ndarray) -> np.ndarray:
+    """A^-1 by partial-pivoting LU without raising: a singular A gives inf / NaN entries (what
+    PyTorch's LU-based backward formulas produce there)."""
+    n = A.shape[-1]
+    U = np.array(A, dtype=A.dtype, copy=True)
+    P = np.broadcast_to(np.eye(n, dtype=A.dtype), A.shape).copy()
+    L = np.broadcast_to(np.eye(n, dtype=A.dtype), A.shape).copy()
+    idx = np.arange(U[..., 0, 0].size)
+    Uf, Pf, Lf = U.reshape(-1, n, n), P.reshape(-1, n, n), L.reshape(-1, n, n)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for k in range(n):
+            p = k + np.argmax(np.abs(Uf[:, k:, k]), axis=-1)
+            for M in (Uf, Pf):
+                rows = M[idx, p].copy()
+                M[idx, p] = M[:, k]
+                M[:, k] = rows
+            low = Lf[idx, p, :k].copy()
+            Lf[idx, p, :k] = Lf[:, k, :k]
+            Lf[:, k, :k] = low
+            f = Uf[:, k + 1:, k] / Uf[:, k, k, None]
+            Lf[:, k + 1:, k] = f
+            Uf[:, k + 1:, k:] -= f[..., None] * Uf[:, k, None, k:]
+    Y = _tri_solve_np(L, P, True, True)
+    return _tri_solve_np(U, Y, False)
+
+
+def _slogdet_backward(g, A):
+    try:
+        Ainv = inv(A)
+    except LinAlgError:
+        Ainv = _const(_lu_inv_np(A._data), A)
+    return _ex2(g[1]) * mT(Ainv)
+
+
 _slogdet = primitive("linalg_slogdet", _slogdet_fw, node="LinalgSlogdetBackward0", n_out=2,
-                     A=lambda g, A: _ex2(g[1]) * mT(inv(A)))
+                     A=lambda g, A: _slogdet_backward(g, A))
 
 
 @out_arg
@@ -311,19 +345,25 @@ def _triangle(n: int, upper: bool, unitriangular: bool) -> np.ndarray:
     return np.triu(np.ones((n, n)), k) if upper else np.tril(np.ones((n, n)), -k)
 
 
+def _tri_solve_np(T: np.ndarray, B: np.ndarray, lower: bool, unit: bool = False) -> np.ndarray:
+    """X with T X = B for a triangular T by substitution, like BLAS trsm: only T's triangle is
+    read and a zero on the diagonal gives inf / NaN instead of an error (what PyTorch returns)."""
+    n = T.shape[-1]
+    dtype = np.result_type(T, B)
+    X = np.zeros(np.broadcast_shapes(T.shape[:-2], B.shape[:-2]) + B.shape[-2:], dtype=dtype)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for i in (range(n) if lower else range(n - 1, -1, -1)):
+            known = slice(0, i) if lower else slice(i + 1, n)
+            r = B[..., i, :] - np.einsum("...j,...jk->...k", T[..., i, known], X[..., known, :])
+            X[..., i, :] = r if unit else r / T[..., i, i, None]
+    return X
+
+
 def _solve_triangular_fw(A, B, *, upper, left, unitriangular):
-    n = A.shape[-1]
-    T = A * _triangle(n, upper, unitriangular).astype(A.dtype)
-    if unitriangular:
-        T = T + np.eye(n, dtype=A.dtype)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        try:
-            if left:
-                return np.linalg.solve(T, B)
-            return np.swapaxes(np.linalg.solve(np.swapaxes(T, -1, -2), np.swapaxes(B, -1, -2)), -1, -2)
-        except np.linalg.LinAlgError:
-            raise LinAlgError("linalg.solve_triangular: The diagonal of A has a zero: the system has no "
-                              "unique solution.") from None
+    if left:
+        return _tri_solve_np(A, B, not upper, unitriangular)
+    # X A = B  <=>  A^T X^T = B^T
+    return np.swapaxes(_tri_solve_np(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2), upper, unitriangular), -1, -2)
 
 
 def _solve_triangular_grads(g, A, X, upper, left, unitriangular):
@@ -378,7 +418,7 @@ def matrix_rank(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, out
     atol_, rtol_ = _tol(atol), _tol(rtol)
     if rtol_ is None:
         rtol_ = 0.0 if (atol_ is not None and atol_ > 0) else float(np.finfo(a.dtype).eps) * max(a.shape[-2:])
-    S = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    S = np.abs(np.linalg.eigvalsh(a)) if hermitian else _svd_fw(a, full_matrices=False)[1]
     if S.shape[-1] == 0:
         return _wrap(np.zeros(a.shape[:-2], np.int64), False, None, 0)
     tol = np.maximum(atol_ or 0.0, rtol_ * S.max(-1, keepdims=True))
@@ -440,10 +480,11 @@ def cholesky_legacy(input: Tensor, upper: bool = False, *, out=None) -> Tensor:
 
 
 def _cholesky_solve_fw(B, L, *, upper):
+    # PyTorch (potrs) reads only L's triangle
     if upper:
         L = np.swapaxes(L, -1, -2)
-    Y = np.linalg.solve(L, B)
-    return np.linalg.solve(np.swapaxes(L, -1, -2), Y)
+    Y = _tri_solve_np(L, B, True)
+    return _tri_solve_np(np.swapaxes(L, -1, -2), Y, False)
 
 
 def _cholesky_solve_grad_L(g, L, X, upper):
@@ -465,6 +506,9 @@ def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False, *, out=None) -> Te
         raise RuntimeError(f"b should have at least 2 dimensions, but has {B._data.ndim} dimensions instead")
     if L._data.ndim < 2:
         raise RuntimeError(f"u should have at least 2 dimensions, but has {L._data.ndim} dimensions instead")
+    if L._data.shape[-1] != L._data.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {L._data.shape[-2]} by "
+                           f"{L._data.shape[-1]} matrices")
     check_matrix(L, "cholesky_solve")
     if B._data.dtype != L._data.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_type_name(B)} "
@@ -473,11 +517,19 @@ def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False, *, out=None) -> Te
 
 
 def _cholesky_inverse_fw(L, *, upper):
-    A = np.swapaxes(L, -1, -2) @ L if upper else L @ np.swapaxes(L, -1, -2)
-    try:
-        return np.linalg.inv(A)
-    except np.linalg.LinAlgError:
-        raise _singular_inv_error(L, "cholesky_inverse") from None
+    # PyTorch (potri) reads only L's triangle and raises on a zero diagonal entry
+    zero = np.diagonal(_batches(L), 0, -2, -1) == 0
+    if zero.any():
+        b = int(np.argmax(zero.any(-1)))
+        k = int(np.argmax(zero[b])) + 1
+        raise LinAlgError(f"cholesky_inverse: {_prefix(L, b)}The diagonal element {k} is zero, the inversion could "
+                          "not be completed because the input matrix is singular.")
+    if upper:
+        L = np.swapaxes(L, -1, -2)
+    n = L.shape[-1]
+    Linv = _tri_solve_np(L, np.broadcast_to(np.eye(n, dtype=L.dtype), L.shape), True)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.swapaxes(Linv, -1, -2) @ Linv
 
 
 def _cholesky_inverse_backward(g, L, out, upper):
@@ -513,7 +565,8 @@ def _copyltu(M: Tensor) -> Tensor:
 def _qr_backward_tall(gQ, gR, Q, R):
     # m >= n: gA = (gQ + Q copyltu(M)) R^-T,  M = R gR^T - gQ^T Q
     M = matmul(R, mT(gR)) - matmul(mT(gQ), Q)
-    return matmul(gQ + matmul(Q, _copyltu(M)), mT(inv(R)))
+    # X R^-T = (R^-1 X^T)^T: a triangular solve, inf / NaN for a singular R (as PyTorch), no error
+    return mT(solve_triangular(R, mT(gQ + matmul(Q, _copyltu(M))), upper=True))
 
 
 def _qr_backward(g, out, A, mode):
@@ -581,6 +634,9 @@ def _eigh_fw(A, *, UPLO):
 def _eigh_backward(g, out):
     gL, gV = g
     L, V = out
+    if not gV._data.any():
+        # Only the eigenvalues are used (eigvalsh): no eigenvalue gaps in the formula (PyTorch's shortcut)
+        return matmul(V * unsqueeze(gL, -2), mT(V))
     VhgV = matmul(mT(V), gV)
     skew = (VhgV - mT(VhgV)) * 0.5
     n = L._data.shape[-1]
@@ -613,13 +669,24 @@ def eigh(A: Tensor, UPLO: str = "L", *, out=None):
 @out_arg
 def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
     """Eigenvalues (ascending) of a symmetric matrix."""
-    check_matrix(A, "linalg.eigvalsh")
+    check_matrix(A, "linalg.eigh")  # PyTorch's message names eigh
     _check_uplo(UPLO)
     return apply(_eigh, (A,), {"UPLO": UPLO})[0]
 
 
 # ---------------------------------------------------------------- svd
 def _svd_fw(A, *, full_matrices):
+    if A.size and not np.isfinite(A).all():
+        # PyTorch (LAPACK gesdd): a NaN makes it raise; an inf (without NaN) gives NaN factors
+        nan = np.isnan(_batches(A)).any(axis=(-2, -1))
+        if nan.any():
+            raise LinAlgError(f"linalg.svd: {_prefix(A, int(np.argmax(nan)))}The algorithm failed to converge "
+                              "because the input matrix contained non-finite values.")
+        m, n = A.shape[-2:]
+        k = min(m, n)
+        ucols, vrows = (m, n) if full_matrices else (k, k)
+        full = functools.partial(np.full, fill_value=np.nan, dtype=A.dtype)
+        return full(A.shape[:-2] + (m, ucols)), full(A.shape[:-2] + (k,)), full(A.shape[:-2] + (vrows, n))
     U, S, Vh = np.linalg.svd(A, full_matrices=full_matrices)
     return U, S, Vh
 
@@ -703,7 +770,7 @@ def _pinv_fw(A, *, atol, rtol, hermitian):
         with np.errstate(divide="ignore"):
             Sinv = np.where(Sa > tol, 1 / S, 0).astype(A.dtype)
         return (U * Sinv[..., None, :]) @ np.swapaxes(U, -1, -2)
-    U, S, Vh = np.linalg.svd(A, full_matrices=False)
+    U, S, Vh = _svd_fw(A, full_matrices=False)
     tol = np.maximum(atol, rtol * S[..., :1])
     with np.errstate(divide="ignore"):
         Sinv = np.where(S > tol, 1 / S, 0).astype(A.dtype)
@@ -744,7 +811,7 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, out=None) 
     tensor([[0.5000, 0.0000],
             [0.0000, 0.0000]])
     """
-    check_matrix(A, "linalg.pinv", square=hermitian)
+    check_matrix(A, "linalg.eigh" if hermitian else "linalg.pinv", square=hermitian)
     atol_, rtol_ = _tol(atol), _tol(rtol)
     if rtol_ is None:
         rtol_ = 0.0 if (atol_ is not None and atol_ > 0) else \
@@ -799,10 +866,15 @@ def matrix_power(A: Tensor, n: int, *, out=None) -> Tensor:
 def _lstsq_fw(A, B, *, rcond, vec, residuals):
     Bm = B[..., None] if vec else B
     batch = np.broadcast_shapes(A.shape[:-2], Bm.shape[:-2])
-    Ab = np.broadcast_to(A, batch + A.shape[-2:]).reshape((-1,) + A.shape[-2:])
-    Bb = np.broadcast_to(Bm, batch + Bm.shape[-2:]).reshape((-1,) + Bm.shape[-2:])
-    X = np.stack([np.linalg.lstsq(a, b, rcond=rcond)[0] for a, b in zip(Ab, Bb)]) if len(Ab) else \
-        np.zeros((0, A.shape[-1], Bm.shape[-1]), A.dtype)
+    nb = math.prod(batch)  # not -1: the matrices themselves may be empty
+    Ab = np.broadcast_to(A, batch + A.shape[-2:]).reshape((nb,) + A.shape[-2:])
+    Bb = np.broadcast_to(Bm, batch + Bm.shape[-2:]).reshape((nb,) + Bm.shape[-2:])
+    if Ab.size == 0 or Bb.size == 0:  # an empty system: the zero solution (PyTorch)
+        X = np.zeros((len(Ab), A.shape[-1], Bm.shape[-1]), A.dtype)
+    else:
+        X = np.stack([np.linalg.lstsq(a, b, rcond=rcond)[0] if np.isfinite(a).all() and np.isfinite(b).all()
+                      else np.full((a.shape[-1], b.shape[-1]), np.nan, a.dtype)  # no SVD failure on inf / NaN
+                      for a, b in zip(Ab, Bb)])
     X = X.reshape(batch + X.shape[-2:]).astype(A.dtype, copy=False)
     if residuals:
         res = (((A @ X - Bm) ** 2).sum(-2)).astype(A.dtype)
@@ -870,7 +942,12 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     a = A._data
     if rcond is None:
         rcond = float(np.finfo(a.dtype).eps) * max(m, n)
-    sv = np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.dtype)
+    if not a.size:
+        sv = np.zeros(a.shape[:-2] + (min(m, n),), a.dtype)
+    elif not np.isfinite(a).all():  # gelsy has no SVD to fail: the rank is unknown, not an error
+        sv = np.full(a.shape[:-2] + (min(m, n),), np.nan, a.dtype)
+    else:
+        sv = np.linalg.svd(a, compute_uv=False)
     rank = (sv > rcond * sv[..., :1]).sum(-1).astype(np.int64) if sv.shape[-1] else np.zeros(a.shape[:-2], np.int64)
     full_rank = bool(np.all(rank == n))
     residuals = m > n and (driver == "gels" or (driver in ("gelsd", "gelss") and full_rank))

@@ -14,6 +14,7 @@ from .._tensor import Tensor
 from ._common import wrap_dim
 from ._linalg_decomp import _type_name, out_arg, svdvals
 from ._registry import apply, primitive
+from .logical import isnan, logical_or
 from .pointwise import abs, eq, sign, where
 from .reduce import sum, unsqueeze_dims
 from .shape import permute, unsqueeze
@@ -52,9 +53,21 @@ def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> T
     return _as_view(apply(_diagonal, (A,), {"offset": int(offset), "dim1": d1, "dim2": d2}), A)
 
 
-def _max_min(x: Tensor, dim: int, keepdim: bool, largest: bool) -> Tensor:
+def _max_min(x: Tensor, dim: int, keepdim: bool, largest: bool, shown_dim: int | None = None) -> Tensor:
     from .reduce_more import amax, amin  # AmaxBackward0 / AminBackward0: ties share the gradient
 
+    d = wrap_dim(dim, x._data.ndim)
+    if x._data.shape[d] == 0:
+        if largest:
+            # PyTorch: a max of norms over nothing is 0 (the identity for non-negative values), untracked
+            shape = list(x._data.shape)
+            if keepdim:
+                shape[d] = 1
+            else:
+                del shape[d]
+            return Tensor._wrap(np.zeros(shape, dtype=x._data.dtype), False, None, 0)
+        if shown_dim is not None:
+            raise IndexError(f"amin(): Expected reduction dim {shown_dim} to have non-zero size.")
     return (amax if largest else amin)(x, dim, keepdim)
 
 
@@ -90,7 +103,9 @@ def _vector_norm_backward(g, x, out, ord, dims, keepdim):
         return g * where(out == 0, 0.0, x / out)
     ax = abs(x)
     if math.isinf(ord):
-        mask = eq(ax, out).to(x.dtype)
+        # PyTorch's rule: the max/min entries *or NaNs* share the gradient (sign(NaN) is 0), so a
+        # slice holding a NaN never divides by a zero count.
+        mask = logical_or(eq(ax, out), isnan(ax)).to(x.dtype)
         return sign(x) * (g / sum(mask, red, keepdim=True)) * mask
     if ord < 1:
         return sign(x) * where(x == 0, 0.0, ax ** (ord - 1)) * g * out ** (1 - ord)
@@ -129,11 +144,28 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     if x._data.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_type_name(x)}")
+    if dtype is not None:
+        from .._dtype import promote_types
+        from .._tensor import _scalar_type_name
+
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got "
+                               f"{_scalar_type_name(dtype)}")
+        if promote_types(x.dtype, dtype) != dtype:
+            raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_type_name(x)}) should be convertible "
+                               f"without narrowing to the specified dtype ({_scalar_type_name(dtype)})")
     ord = float(ord)
     dims = _norm_dims(dim, x._data.ndim)
     if x._data.size == 0 and (ord < 0 or ord == math.inf):
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because the "
-                           "operation does not have an identity")
+        # as PyTorch: only an empty *reduced* dim has no identity (its message lacks a space)
+        given = () if dim is None else (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+        if not given:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because "
+                               "the operation does not have an identity")
+        for d in given:
+            if x._data.shape[wrap_dim(d, x._data.ndim)] == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on the dimension {d}"
+                                   "because this dimension is empty and the operation does not have an identity")
     return apply(_vector_norm, (x,), {"ord": ord, "dims": dims, "keepdim": bool(keepdim)}, dtype)
 
 
@@ -155,6 +187,9 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
         raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_type_name(A)}")
     n = A._data.ndim
+    dim = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}")
     d0, d1 = (wrap_dim(d, n) for d in dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
@@ -173,7 +208,7 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     if abs_ord is None or abs_ord == 2.0:
         perm = _backshift(d0, d1, n)
         sv = svdvals(permute(A, perm))
-        res = sum(sv, -1) if abs_ord is None else _max_min(sv, -1, False, ord > 0)
+        res = sum(sv, -1) if abs_ord is None else _max_min(sv, -1, False, ord > 0, -1)
         if keepdim:
             res = permute(unsqueeze(unsqueeze(res, -1), -1), tuple(np.argsort(perm).tolist()))
         return res

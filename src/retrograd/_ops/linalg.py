@@ -75,6 +75,8 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
     """Matrix-vector product."""
+    if input._data.ndim == 0:  # PyTorch sizes its output with input.size(0) first
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, {vec._data.ndim}")
     if input._data.shape[1] != vec._data.shape[0]:

@@ -62,6 +62,8 @@ def vdot(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     if n1 != n2:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n1}] and src [{n2}] to have the same number "
                            f"of elements, but got {n1} and {n2} elements respectively")
+    if input._data.dtype.kind == "b":
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     return apply(_vdot, (input, other))
 
 
@@ -87,6 +89,8 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
         db = [int(db)] if isinstance(db, (int, np.integer)) else [int(d) for d in db]
     if len(da) != len(db):
         raise RuntimeError("both dimension lists should have same length")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     for x, y in zip(da, db):
         s1, s2 = a._data.shape[wrap_dim(x, a._data.ndim)], b._data.shape[wrap_dim(y, b._data.ndim)]
         if s1 != s2:
@@ -99,8 +103,6 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
                 continue
             raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} in dim {x} and second "
                                f"has size {s2} in dim {y}")
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError("both inputs should have same dtype")
     da = [wrap_dim(d, a._data.ndim) for d in da]
     db = [wrap_dim(d, b._data.ndim) for d in db]
     fa = [d for d in range(a._data.ndim) if d not in da]
@@ -108,6 +110,8 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
     csize = int(np.prod([a._data.shape[d] for d in da]))
     rows = [a._data.shape[d] for d in fa]
     cols = [b._data.shape[d] for d in fb]
+    if a._data.dtype.kind == "b" and da and not fa and not fb:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")  # PyTorch contracts everything with dot
     ta = reshape(permute(a, fa + da), (int(np.prod(rows)), csize))
     tb = reshape(permute(b, db + fb), (csize, int(np.prod(cols))))
     return reshape(mm(ta, tb), tuple(rows + cols))
@@ -232,10 +236,6 @@ def _einsum(equation: str, operands: list) -> Tensor:
     for i, x in enumerate(operands):
         if not isinstance(x, Tensor):
             raise TypeError(f"einsum(): operand {i} must be a Tensor, not {type(x).__name__}")
-    dt = operands[0]._data.dtype
-    for x in operands[1:]:
-        if x._data.dtype != dt:
-            raise RuntimeError(f"expected scalar type {_tn(operands[0])} but found {_tn(x)}")
     parsed, pos = [], 0
     for term in terms:
         parsed.append(_parse_term(term, pos, eq))
@@ -292,6 +292,15 @@ def _einsum(equation: str, operands: list) -> Tensor:
             elif s != prev and s != 1:
                 raise RuntimeError(f"einsum(): subscript {c} has size {s} for operand {i} which does not broadcast "
                                    f"with previously seen size {prev}")
+    # dtypes are checked (by PyTorch's bmm) only after the equation and the sizes
+    dt = operands[0]._data.dtype
+    for x in operands[1:]:
+        if x._data.dtype != dt:
+            raise RuntimeError(f"expected scalar type {_tn(operands[0])} but found {_tn(x)}")
+    if dt.kind == "b" and len(operands) > 1:
+        shared = [c for c in sizes if c not in out_labels and len([lab for lab in terms if c in lab]) > 1]
+        if shared:
+            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
     ops = []
     for lab, x in zip(terms, operands):
         want = tuple(sizes[c] for c in lab)
@@ -324,6 +333,8 @@ def _axpby(inp, prod, beta, alpha, dtype):
     if dtype.kind == "b":
         p = np.logical_and(prod, bool(alpha))
         return p if not beta else np.logical_or(p, np.logical_and(inp, bool(beta)))
+    if dtype.kind in "iu":  # PyTorch casts the scalars to the integer type (truncating)
+        alpha, beta = int(alpha), int(beta)
     p = prod if alpha == 1 else alpha * prod
     r = p if beta == 0 else (inp + p if beta == 1 else beta * inp + p)
     return np.asarray(r).astype(dtype, copy=False)
@@ -360,9 +371,7 @@ _addr = primitive("addr", lambda input, vec1, vec2, *, beta, alpha: _axpby(input
                   vec2=lambda g, vec1, alpha: _scaled(mv(t(g), vec1), alpha))
 
 
-def _check_input(input: Tensor, shape: tuple, other: Tensor, other_name: str) -> None:
-    if input._data.dtype != other._data.dtype:
-        raise RuntimeError(f"self and {other_name} must have the same dtype, but got {_tn(input)} and {_tn(other)}")
+def _check_expand(input: Tensor, shape: tuple) -> None:
     src = input._data.shape
     if len(src) > len(shape):
         raise RuntimeError(f"expand: the number of sizes provided ({len(shape)}) must be greater or equal to the "
@@ -374,13 +383,50 @@ def _check_input(input: Tensor, shape: tuple, other: Tensor, other_name: str) ->
                                f"{shape_str(shape)}.  Tensor sizes: {shape_str(src)}")
 
 
+def _check_input(input: Tensor, shape: tuple, other: Tensor, other_name: str) -> None:
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"self and {other_name} must have the same dtype, but got {_tn(input)} and {_tn(other)}")
+    _check_expand(input, shape)
+
+
 def _check_same(a: Tensor, b: Tensor) -> None:
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[a.dtype.name]} != "
                            f"{CPP_NAMES[b.dtype.name]}")
 
 
+def _addmm_dtypes(input, mat1, mat2):
+    # PyTorch's ADDMM_META checks dtypes before any shape
+    if input._data.dtype != mat2._data.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_tn(input)} and {_tn(mat2)}")
+    if mat1._data.dtype != mat2._data.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_tn(mat1)} and {_tn(mat2)}")
+
+
+def _no_bool(x: Tensor, impl: str) -> None:
+    if x._data.dtype.kind == "b":
+        raise NotImplementedError(f"\"{impl}\" not implemented for 'Bool'")
+
+
+def _size_dim(d: int, n: int) -> int:
+    """``wrap_dim`` as ``Tensor.size(d)`` does it (a 0-d tensor has no dim at all)."""
+    if n == 0:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    return wrap_dim(d, n)
+
+
+def _size(x: Tensor, d: int) -> int:
+    """``x.size(d)`` with PyTorch's IndexError (its checks call size() before any dim check)."""
+    n = x._data.ndim
+    if n == 0:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return x._data.shape[d]
+
+
 def _addmm_args(input, mat1, mat2):
+    _addmm_dtypes(input, mat1, mat2)
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if m._data.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
@@ -388,8 +434,8 @@ def _addmm_args(input, mat1, mat2):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1._data.shape[0]}x{mat1._data.shape[1]} "
                            f"and {mat2._data.shape[0]}x{mat2._data.shape[1]})")
     shape = (mat1._data.shape[0], mat2._data.shape[1])
-    _check_input(input, shape, mat2, "mat2")
-    _check_same(mat1, mat2)
+    _check_expand(input, shape)
+    _no_bool(mat1, "addmm_impl_cpu_")
     return shape
 
 
@@ -406,42 +452,64 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1, out=Non
     return apply(_addmm, (input, mat1, mat2), {"beta": beta, "alpha": alpha})
 
 
-def _batch_args(input, batch1, batch2, same_batch_msg: bool):
+def _addbmm_args(input, batch1, batch2):
+    # addbmm_out expands self to (batch1.size(1), batch2.size(2)) first, then checks the batches,
+    # then runs addmm per batch (hence addmm's dtype messages)
+    _check_expand(input, (_size(batch1, 1), _size(batch2, 2)))
     for name, b in (("batch1", batch1), ("batch2", batch2)):
         if b._data.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
     s1, s2 = batch1._data.shape, batch2._data.shape
-    if same_batch_msg and s1[0] != s2[0]:
+    if s1[0] != s2[0]:
         raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {s1[0]} and {s2[0]}")
+    if s1[2] != s2[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({s1[1]}x{s1[2]} and {s2[1]}x{s2[2]})")
+    _addmm_dtypes(input, batch1, batch2)
+    _no_bool(batch1, "addmm_impl_cpu_")
+
+
+def _baddbmm_args(input, batch1, batch2):
+    _check_expand(input, (_size(batch1, 0), _size(batch1, 1), _size(batch2, 2)))
+    if input._data.dtype != batch1._data.dtype:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {CPP_NAMES[input.dtype.name]}, batch1: "
+                           f"{CPP_NAMES[batch1.dtype.name]}, batch2: {CPP_NAMES[batch2.dtype.name]}")
+    if batch1._data.dtype != batch2._data.dtype:
+        raise RuntimeError(f"expected scalar type {_tn(batch1)} but found {_tn(batch2)}")
+    for name, b in (("batch1", batch1), ("batch2", batch2)):
+        if b._data.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    s1, s2 = batch1._data.shape, batch2._data.shape
     if s1[0] != s2[0] or s1[2] != s2[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{s1[0]}, {s1[2]}] but "
                            f"got: [{s2[0]}, {s2[1]}].")
-    _check_same(batch1, batch2)
+    _no_bool(batch1, "baddbmm")
 
 
 @out_arg
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     """beta * input + alpha * sum_b(batch1[b] @ batch2[b])."""
-    _batch_args(input, batch1, batch2, True)
-    _check_input(input, (batch1._data.shape[1], batch2._data.shape[2]), batch2, "batch2")
+    _addbmm_args(input, batch1, batch2)
     return apply(_addbmm, (input, batch1, batch2), {"beta": beta, "alpha": alpha})
 
 
 @out_arg
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     """beta * input + alpha * bmm(batch1, batch2)."""
-    _batch_args(input, batch1, batch2, False)
-    _check_input(input, (batch1._data.shape[0], batch1._data.shape[1], batch2._data.shape[2]), batch2, "batch2")
+    _baddbmm_args(input, batch1, batch2)
     return apply(_baddbmm, (input, batch1, batch2), {"beta": beta, "alpha": alpha})
 
 
 def _addmv_args(input, mat, vec):
-    if mat._data.ndim != 2 or vec._data.ndim != 1 or mat._data.shape[1] != vec._data.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({input._data.shape[0] if input._data.ndim else 1}), mat "
-                           f"({'x'.join(map(str, mat._data.shape))}), "
-                           f"vec ({vec._data.shape[0] if vec._data.ndim else 1})")
-    _check_same(mat, vec)
-    _check_input(input, (mat._data.shape[0],), vec, "vec")
+    if not (mat._data.ndim == 2 and vec._data.ndim == 1 and input._data.ndim <= 1):
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {mat._data.ndim}, "
+                           f"{vec._data.ndim}")
+    if mat._data.shape[1] != vec._data.shape[0] or (input._data.size not in (1, mat._data.shape[0])):
+        raise RuntimeError(f"size mismatch, got input ({_size(input, 0)}), mat "
+                           f"({'x'.join(map(str, mat._data.shape))}), vec ({vec._data.shape[0]})")
+    if not input._data.dtype == mat._data.dtype == vec._data.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_tn(input)}, {_tn(mat)}, and "
+                           f"{_tn(vec)}")
+    _no_bool(mat, "addmv_impl_cpu")
 
 
 @out_arg
@@ -461,8 +529,19 @@ def _addr_args(input, vec1, vec2):
 
 @out_arg
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
-    """beta * input + alpha * outer(vec1, vec2)."""
-    _addr_args(input, vec1, vec2)
+    """beta * input + alpha * outer(vec1, vec2) (the three promote to a common dtype, as in PyTorch)."""
+    from .._dtype import result_type
+
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v._data.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v._data.ndim}-D")
+    dt = result_type(input, vec1, vec2)
+    if not (dt.is_floating_point or dt.is_complex):
+        for name, v in (("beta", beta), ("alpha", alpha)):  # checked before the values are cast
+            if isinstance(v, float):
+                raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
+    _check_expand(input, (vec1._data.shape[0], vec2._data.shape[0]))
+    input, vec1, vec2 = (x if x.dtype == dt else x.to(dt) for x in (input, vec1, vec2))
     return apply(_addr, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
@@ -478,9 +557,9 @@ def _inplace(op, check, out_shape):
 
 
 addmm_ = _inplace(_addmm, _addmm_args, lambda a, b: (a._data.shape[0], b._data.shape[1]))
-addbmm_ = _inplace(_addbmm, lambda i, a, b: _batch_args(i, a, b, True),
+addbmm_ = _inplace(_addbmm, _addbmm_args,
                    lambda a, b: (a._data.shape[1], b._data.shape[2]))
-baddbmm_ = _inplace(_baddbmm, lambda i, a, b: _batch_args(i, a, b, False),
+baddbmm_ = _inplace(_baddbmm, _baddbmm_args,
                     lambda a, b: (a._data.shape[0], a._data.shape[1], b._data.shape[2]))
 addmv_ = _inplace(_addmv, _addmv_args, lambda a, b: (a._data.shape[0],))
 addr_ = _inplace(_addr, _addr_args, lambda a, b: (a._data.shape[0], b._data.shape[0]))
@@ -518,10 +597,8 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out=None) -> Te
     """Cross product of 3-vectors along ``dim`` (batch dims broadcast)."""
     if input._data.ndim != other._data.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    if input._data.dtype != other._data.dtype:
-        raise RuntimeError(f"expected scalar type {_tn(input)} but found {_tn(other)}")
     n = input._data.ndim
-    d = wrap_dim(dim, n)
+    d = _size_dim(dim, n)
     if input._data.shape[d] != 3 or other._data.shape[d] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input._data.shape[d]} and "
                            f"{other._data.shape[d]}")
@@ -531,6 +608,11 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out=None) -> Te
         from ._common import broadcast_error
 
         raise broadcast_error(input._data.shape, other._data.shape) from None
+    # PyTorch's order: shapes, then dtypes, then the kernel's dtype dispatch
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"expected scalar type {_tn(input)} but found {_tn(other)}")
+    if input._data.dtype.kind == "b":
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     return apply(_cross, (input, other), {"dim": d})
 
 
@@ -541,8 +623,6 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out=None) -> 
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
                       "with that of linalg.cross in a future release.", UserWarning, stacklevel=2)
-        if input._data.ndim != other._data.ndim:
-            raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
         dim = next((i for i, s in enumerate(input._data.shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
@@ -603,8 +683,8 @@ def _cdist_weight(x1, x2, out, p):
 
 
 def _cdist_grad(g, x1, x2, out, p, first: bool):
-    if p == 0:
-        return None
+    if p == 0:  # PyTorch: zeros, not an undefined gradient
+        return (x1 if first else x2) * 0.0
     w = unsqueeze(g, -1) * _cdist_weight(x1, x2, out, p)
     return sum(w, -2) if first else -sum(w, -3)
 
@@ -633,6 +713,8 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_tn(x)}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    if x1._data.dtype != x2._data.dtype:
+        raise RuntimeError(f"expected scalar type {_tn(x1)} but found {_tn(x2)}")
     P, R = x1._data.shape[-2], x2._data.shape[-2]
     use_mm = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
         compute_mode == "use_mm_for_euclid_dist_if_necessary" and (P > 25 or R > 25)))
@@ -695,6 +777,7 @@ def multi_dot(tensors, *, out=None) -> Tensor:
         if m._data.dtype != dt:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
                                f"{CPP_NAMES[mats[0].dtype.name]} and tensor {i} {CPP_NAMES[m.dtype.name]}")
+    orig = [m._data.shape for m in mats]  # messages show the shapes as given (vectors unsqueezed below)
     out_shape = []
     if d0 == 1:
         mats[0] = unsqueeze(mats[0], 0)
@@ -707,7 +790,8 @@ def multi_dot(tensors, *, out=None) -> Tensor:
     for i in range(n - 1):
         a, b = mats[i]._data.shape, mats[i + 1]._data.shape
         if a[1] != b[0]:
-            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes {shape_str(a)} and {shape_str(b)} "
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes {shape_str(orig[i])} and "
+                               f"{shape_str(orig[i + 1])} "
                                "cannot be multiplied")
     if n == 2:
         res = mm(mats[0], mats[1])
@@ -739,9 +823,13 @@ def chain_matmul(*matrices, out=None) -> Tensor:
 @out_arg
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, out=None) -> Tensor:
     """Dot products of vectors along ``dim`` (broadcasting the rest)."""
+    if x._data.dtype.kind != "f":
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as input. Got {_tn(x)}")
     if x._data.dtype != y._data.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type {_tn(x)} "
                            f"and y of type {_tn(y)} instead")
+    if x._data.ndim == 1 and y._data.ndim == 1:
+        return vdot(x, y)  # PyTorch's 1-d fast path (VdotBackward0; dim is not even checked)
     return sum(x * y, dim)
 
 

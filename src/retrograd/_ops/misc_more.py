@@ -134,10 +134,13 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     d = wrap_dim(dim, y.dim())
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments")
+    if y.shape[d] == 0:  # PyTorch: zeros without a graph (numpy's answer for no samples)
+        shape = [s for k, s in enumerate(y.shape) if k != d]
+        return Tensor._wrap(np.zeros(shape, dtype=y._data.dtype), False, None, 0)
     if isinstance(x, Tensor):
         L = y.shape[d]
-        if L == 0:
-            return y.sum(d)
+        if x.dim() == 1 and x.shape[0] != L:
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
         if x.dim() == 1:
             shape = [1] * y.dim()
             shape[d] = x.shape[0]
@@ -171,13 +174,15 @@ def cumulative_trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor
     R = _R()
     d = wrap_dim(dim, y.dim())
     L = y.shape[d]
-    pair = y.narrow(d, 1, max(L - 1, 0)) + y.narrow(d, 0, max(L - 1, 0))
+    pair = y.narrow(d, min(1, L), max(L - 1, 0)) + y.narrow(d, 0, max(L - 1, 0))
     if isinstance(x, Tensor):
         if x.dim() == 1:
+            if x.shape[0] != L:
+                raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each sample point")
             shape = [1] * y.dim()
             shape[d] = x.shape[0]
             x = x.reshape(shape)
-        return R.cumsum(diff(x, dim=d) * pair / 2.0, d)
+        return R.cumsum(diff(x, dim=d) * pair, d) / 2.0  # PyTorch's order: cumsum, then halve
     step = dx if dx is not None else (x if x is not None else 1.0)
     return R.cumsum(pair * (step / 2.0), d)
 
@@ -359,8 +364,8 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     tensor([1, 2, 0, 1])
     """
     a = input._data
-    if a.dtype.kind not in "iub":
-        raise RuntimeError(f'"bincount_cpu" not implemented for \'{_tname(input)}\'')
+    if a.dtype.kind not in "iu":
+        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_tname(input)}\'')
     if a.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
@@ -386,16 +391,18 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor: 
     """
     a = input._data
     if a.dtype.kind != "f":
-        raise RuntimeError(f'"histogram_cpu" not implemented for \'{_tname(input)}\'')
+        raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_tname(input)}\'')
     if bins <= 0:
-        raise RuntimeError("torch.histc(): bins must be > 0, but got %d for dimension 0" % bins)
+        raise RuntimeError("torch.histogram(): bins must be > 0, but got %d for dimension 0" % bins)
     lo, hi = float(min), float(max)
     if lo == hi and a.size:
-        lo, hi = float(a.min()), float(a.max())
+        lo, hi = float(a.min()), float(a.max())  # NaN data gives a NaN range (an error below)
     if lo == hi:
         lo, hi = lo - 1, hi + 1
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
     if lo > hi:
-        raise RuntimeError(f"torch.histc(): max must be larger than min")
+        raise RuntimeError("torch.histc: max must be larger than min")
     flat = a.reshape(-1)
     flat = flat[(flat >= lo) & (flat <= hi)]
     pos = ((flat.astype(np.float64) - lo) * bins / (hi - lo)).astype(np.int64)
@@ -486,6 +493,8 @@ def cartesian_prod(*tensors: Tensor) -> Tensor:
             raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
     if len(tensors) == 1:
         return tensors[0]
+    if len({t.dtype for t in tensors}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     grids = R.meshgrid(*tensors, indexing="ij")
     return R.stack([g.flatten() for g in grids], 1)
 
@@ -611,26 +620,20 @@ def _dist_fw(a, b, *, p):
 
 
 def _dist_grad(g, a, b, out, p):
-    """d dist / d a (PyTorch's norm_backward: 0 where the norm is 0; ties of an inf-norm share)."""
-    R = _R()
-    d = a - b
-    if p == 0:
-        return R.zeros_like(d) * g
-    if p == 1:
-        return g * R.sign(d)
-    if math.isinf(p):
-        hit = (R.abs(d) == out).to(d.dtype)
-        return g * R.sign(d) * hit / hit.sum()
-    safe = R.where(out == 0, R.ones_like(out), out)
-    scale = R.where(out == 0, R.zeros_like(out), g / safe ** (p - 1))
-    if p == 2:
-        return d * scale
-    return R.sign(d) * R.abs(d) ** (p - 1) * scale
+    """d dist / d a: PyTorch's norm_backward of ``a - b`` (None for p = 0, 0 where the norm is 0,
+    NaN-safe masks for the inf-norms)."""
+    from ._linalg_norms import _vector_norm_backward
+
+    return _vector_norm_backward(g, a - b, out, p, None, False)
+
+
+def _neg_or_none(x):
+    return None if x is None else -x
 
 
 _dist = primitive("dist", _dist_fw, node="DistBackward0",
                   a=lambda g, a, b, out, p: _dist_grad(g, a, b, out, p),
-                  b=lambda g, a, b, out, p: -_dist_grad(g, a, b, out, p))
+                  b=lambda g, a, b, out, p: _neg_or_none(_dist_grad(g, a, b, out, p)))
 
 
 def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
@@ -643,30 +646,55 @@ def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
     R = _R()
     if not isinstance(other, Tensor):
         raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    if input.dtype == R.bool and other.dtype == R.bool:  # PyTorch subtracts first
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if input.dtype == R.bool or other.dtype == R.bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
     dt = R.result_type(input, other)
     if not (dt.is_floating_point or dt.is_complex):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                            f"Got {_scalar_type_name(dt)} instead.")
-    R.broadcast_shapes(input.shape, other.shape)
-    return apply(_dist, (input, other), {"p": float(p)}, dt)
+    try:
+        shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
+    except ValueError:
+        from ._common import broadcast_error
+
+        raise broadcast_error(tuple(input.shape), tuple(other.shape)) from None
+    p = float(p)
+    if (p < 0 or p == math.inf) and math.prod(shape) == 0:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
+                           "operation does not have an identity")
+    return apply(_dist, (input, other), {"p": p}, dt)
+
+
+def _renorm_norm_np(a, p, dims):
+    from ._linalg_norms import _vector_norm_fw
+
+    # PyTorch computes the norm in the accumulate type (double for float on CPU)
+    acc = a.astype(np.float64) if a.dtype == np.float32 else a
+    return _vector_norm_fw(acc, ord=p, dims=dims, keepdim=True)
 
 
 def _renorm_fw(a, *, p, dims, maxnorm):
-    with np.errstate(over="ignore", divide="ignore"):
-        norm = np.sum(np.abs(a) ** p, axis=dims, keepdims=True) ** (1.0 / p)
+    norm = _renorm_norm_np(a, p, dims)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
     return (a * factor).astype(a.dtype)
 
 
 def _renorm_rule(g, a, p, dims, maxnorm):
-    # out = a * f(n), f = maxnorm / (n + 1e-7) where n > maxnorm: d out = f g + a . f'(n) dn
+    # PyTorch's renorm_backward: out = a * maxnorm / (n + 1e-7) where n > maxnorm, with n's
+    # gradient from norm_backward (0 at zero slices, NaN-safe), else out = a.
+    from ._linalg_norms import _vector_norm_backward
+
     R = _R()
     norm = R.linalg.vector_norm(a, p, dim=list(dims), keepdim=True)
-    big = norm > maxnorm
-    f = R.where(big, maxnorm / (norm + 1e-7), R.ones_like(norm))
-    dn = R.sign(a) * R.abs(a) ** (p - 1) / norm ** (p - 1) if p != 1 else R.sign(a)
-    coef = R.where(big, -maxnorm / (norm + 1e-7) ** 2, R.zeros_like(norm))
-    return g * f + dn * coef * (g * a).sum(list(dims), keepdim=True)
+    nb = _vector_norm_backward((a * g).sum(list(dims), keepdim=True), a, norm, float(p), tuple(dims), True)
+    invnorm = 1.0 / (norm + 1e-7)
+    factor = invnorm * maxnorm
+    return R.where(norm > maxnorm, factor * g - factor * invnorm * nb, g)
 
 
 _renorm = primitive("renorm", _renorm_fw, node="RenormBackward0", a=_renorm_rule)
@@ -682,6 +710,8 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     """
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
     if input.dim() <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.dim()} dimensions")
     if not (input.is_floating_point() or input.is_complex()):
@@ -787,10 +817,17 @@ def _nie_heaviside(g):
     raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
-_heaviside = primitive("heaviside", lambda a, b: np.heaviside(a, b).astype(np.result_type(a, b)),
+def _heaviside_fw(a, b):
+    # PyTorch: a == 0 ? b : a > 0, so NaN gives 0 (np.heaviside gives NaN)
+    return np.where(a == 0, b, a > 0).astype(np.result_type(a, b))
+
+
+_heaviside = primitive("heaviside", _heaviside_fw,
                        node="NotImplemented", a=_nie_heaviside, b=_nie_heaviside)
+# PyTorch's rule: the step is locally constant, so self gets g (0 where self == other), other 0
 _nextafter = primitive("nextafter", lambda a, b: np.nextafter(a, b), node="NextafterBackward0",
-                       a=_nie("nextafter"), b=_nie("nextafter"))
+                       a=lambda g, a, b: g * (a != b).to(g.dtype),
+                       b=lambda g: g * 0)
 
 
 def _same_dtype_operands(name: str, input, other):
@@ -891,7 +928,7 @@ def frexp(input: Tensor, *, out=None):
     if input._data.dtype.kind != "f":
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     m, e = apply(_frexp, (input,))
-    return RT.frexp((m, e))
+    return RT.frexp((m, Tensor._wrap(e._data, False, None, 0)))  # the int exponent has no grad_fn
 
 
 _ldexp = primitive("ldexp", lambda a, b: a * np.exp2(b), node="LdexpBackward0",
@@ -944,7 +981,8 @@ def _i0_fw(a):
 
 
 def _i1_fw(a):
-    return _bessel_series(a, 1).astype(a.dtype)
+    r = _bessel_series(a, 1).astype(a.dtype)
+    return np.where(np.isinf(a), np.nan, r).astype(a.dtype)  # PyTorch's i1 (Cephes) is NaN at +-inf
 
 
 def _i1_rule(g, a, out):
@@ -1199,6 +1237,9 @@ def _expm_np(A: np.ndarray) -> np.ndarray:
     flat, res = a.reshape(-1, n, n), out.reshape(-1, n, n)
     eye = np.eye(n, dtype=a.dtype)
     for i, m in enumerate(flat):
+        if not np.isfinite(m).all():  # PyTorch: any inf / NaN entry gives an all-NaN exponential
+            res[i] = np.nan
+            continue
         norm = float(np.abs(m).sum(-2).max()) if n else 0.0
         s = max(0, int(math.ceil(math.log2(norm / 0.25)))) if norm > 0.25 else 0
         x = m / (2.0 ** s)

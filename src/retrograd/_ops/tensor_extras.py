@@ -326,6 +326,34 @@ def square_(self: Tensor) -> Tensor:
     return pow_(self, 2)
 
 
+def _clamp_bound_fw(a, *, bound, upper):
+    r = np.minimum(a, bound) if upper else np.maximum(a, bound)  # NaN propagates, as in PyTorch
+    return np.asarray(r).astype(a.dtype, copy=False)
+
+
+# PyTorch's own nodes for a Python-number bound: the gradient passes where the bound is not active
+_clamp_min = primitive("clamp_min", _clamp_bound_fw, node="ClampMinBackward0",
+                       a=lambda g, a, bound: g * (a >= bound).to(g.dtype))
+_clamp_max = primitive("clamp_max", _clamp_bound_fw, node="ClampMaxBackward0",
+                       a=lambda g, a, bound: g * (a <= bound).to(g.dtype))
+
+
+_clamp_min_t = primitive("clamp_min_tensor_bound", lambda a, b: np.asarray(np.maximum(a, b)), node="ClampMinBackward1",
+                         a=lambda g, a, b: g * (a >= b).to(g.dtype),
+                         b=lambda g, a, b: g * (a < b).to(g.dtype))
+_clamp_max_t = primitive("clamp_max_tensor_bound", lambda a, b: np.asarray(np.minimum(a, b)), node="ClampMaxBackward1",
+                         a=lambda g, a, b: g * (a <= b).to(g.dtype),
+                         b=lambda g, a, b: g * (a > b).to(g.dtype))
+
+
+def _tensor_bound(input: Tensor, v) -> bool:
+    return isinstance(v, Tensor) and v._data.dtype == input._data.dtype and input._data.dtype.kind == "f"
+
+
+def _scalar_bound(input: Tensor, v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and input._data.dtype.kind == "f"
+
+
 def clamp_min(input: Tensor, min) -> Tensor:
     """``clamp(input, min=min)``.
 
@@ -333,11 +361,19 @@ def clamp_min(input: Tensor, min) -> Tensor:
     >>> torch.tensor([-1., 2.]).clamp_min(0)
     tensor([0., 2.])
     """
+    if _scalar_bound(input, min):
+        return apply(_clamp_min, (input,), {"bound": float(min), "upper": False})
+    if _tensor_bound(input, min):
+        return apply(_clamp_min_t, (input, min))
     return clamp(input, min=min)
 
 
 def clamp_max(input: Tensor, max) -> Tensor:
     """``clamp(input, max=max)``."""
+    if _scalar_bound(input, max):
+        return apply(_clamp_max, (input,), {"bound": float(max), "upper": True})
+    if _tensor_bound(input, max):
+        return apply(_clamp_max_t, (input, max))
     return clamp(input, max=max)
 
 
