@@ -148,6 +148,12 @@ _ZEROS1, _ZEROS2, _ZEROS3 = _ZEROS[1], _ZEROS[2], _ZEROS[3]
 from .._tensor import Tensor as _Tensor, bump_version  # noqa: E402
 
 _wrap = _Tensor._wrap
+_ndarray = np.ndarray
+
+
+def _as_array(out):
+    """What Tensor._wrap stores for a forward result that is not an ndarray (a NumPy scalar, a list)."""
+    return np.array(out) if isinstance(out, np.generic) else np.asarray(out)
 _new_node = object.__new__
 _next_seq = _graph._seq.__next__
 _anomaly = _anomaly_mode.anomaly_state
@@ -357,7 +363,14 @@ def _record_binary(node, op: OpDef, tensors: tuple, out):
         a._output_nr if ca is a._grad_fn else 0, b._output_nr if cb is b._grad_fn else 0)
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
-    res = _wrap(out, True, node, 0)
+    res = _new_node(_Tensor)  # (Tensor._wrap inlined: one frame less per recorded op)
+    res._data = out if type(out) is _ndarray else _as_array(out)
+    res._requires_grad = True
+    res._grad_fn = node
+    res._output_nr = 0
+    res._vc = None
+    if _state.inference:
+        res.__dict__["_inference"] = True
     od, ad, bd = res._data, a._data, b._data
     dt = od.dtype
     if ad.dtype is not dt or bd.dtype is not dt or ad.shape != od.shape or bd.shape != od.shape or op.meta:
@@ -400,7 +413,14 @@ def _record_ternary(node, op: OpDef, tensors: tuple, out):
         c._output_nr if cc is c._grad_fn else 0)
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
-    res = _wrap(out, True, node, 0)
+    res = _new_node(_Tensor)  # (Tensor._wrap inlined: one frame less per recorded op)
+    res._data = out if type(out) is _ndarray else _as_array(out)
+    res._requires_grad = True
+    res._grad_fn = node
+    res._output_nr = 0
+    res._vc = None
+    if _state.inference:
+        res.__dict__["_inference"] = True
     od, ad, bd, cd = res._data, a._data, b._data, c._data
     dt, shape = od.dtype, od.shape
     if ad.dtype is not dt or bd.dtype is not dt or cd.dtype is not dt or ad.shape != shape or bd.shape != shape \
@@ -436,7 +456,14 @@ def _record_unary(node, op: OpDef, a, out):
         node._next_nr = _ZEROS1 if not a._output_nr else (a._output_nr,)
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
-    res = _wrap(out, True, node, 0)
+    res = _new_node(_Tensor)  # (Tensor._wrap inlined: one frame less per recorded op)
+    res._data = out if type(out) is _ndarray else _as_array(out)
+    res._requires_grad = True
+    res._grad_fn = node
+    res._output_nr = 0
+    res._vc = None
+    if _state.inference:
+        res.__dict__["_inference"] = True
     od, ad = res._data, a._data
     if ad.dtype is not od.dtype or ad.shape != od.shape or op.meta:
         node._in_meta = ((ad.shape, ad.dtype),)
