@@ -135,6 +135,8 @@ def _infer_data_dtype(obj) -> D.dtype:
         elif isinstance(x, complex):
             raise TypeError("retrograd does not support complex tensors")
         elif isinstance(x, str):
+            if x is obj:
+                raise TypeError("new(): invalid data type 'str'")
             raise ValueError("too many dimensions 'str'")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
@@ -178,13 +180,33 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
         if any(isinstance(x, np.ndarray) and x.ndim > 0 for x in data):
             raise ValueError("only one element tensors can be converted to Python scalars")
     try:
-        arr = np.array(data, dtype=dt.np)
+        if dt._kind == 1 and data is not None:
+            arr = np.array(data, dtype=object)  # Python ints: check int64's range, then wrap as torch
+            if arr.dtype == object and arr.size and not isinstance(arr.flat[0], (list, tuple)):
+                lo, hi = (-np.iinfo(dt.np).max if dt.np.kind == "u" else np.iinfo(dt.np).min), np.iinfo(dt.np).max
+                for v in arr.flat:
+                    if isinstance(v, int) and not _INT64_MIN <= v <= _INT64_MAX:
+                        raise ValueError("Overflow when unpacking long long")
+                    if isinstance(v, int) and not lo <= v <= hi:  # (uint8 takes -255..255, wrapping)
+                        raise OverflowError
+                    if isinstance(v, float) and v != v:
+                        raise OverflowError
+            arr = np.array(data, dtype=np.int64 if dt.np.kind in "iu" and not any(
+                isinstance(v, float) for v in arr.flat) else None).astype(dt.np) if arr.dtype == object \
+                else np.array(data, dtype=dt.np)
+        else:
+            arr = np.array(data, dtype=dt.np)
     except ValueError as exc:
+        if str(exc).startswith("Overflow"):
+            raise
         _check_ragged(data)
         raise ValueError(f"expected sequence of equal-length lists ({exc})") from None
     except OverflowError:
         raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow") from None
     return _finish(arr, requires_grad)
+
+
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
 
 def _check_ragged(data) -> None:
@@ -231,12 +253,23 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     D.from_numpy_dtype(ndarray.dtype)
+    if any(st < 0 for st in ndarray.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
+                         "strides are not currently supported. (You can probably work around this by making a "
+                         "copy of your array  with array.copy().) ")
     return _wrap(ndarray, False, None, 0)
 
 
-def _shape(size) -> tuple:
+def _shape(size, fname: str | None = None) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
+    elif fname is not None:
+        if len(size) > 1 and isinstance(size[0], (tuple, list)):
+            raise TypeError(f"{fname}() takes 1 positional argument but {len(size)} were given")
+        for s in size:
+            if not isinstance(s, (int, np.integer)) and not (isinstance(s, Tensor) and s.dtype._kind == 1):
+                raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
+                                f"{type(s).__name__}")
     try:
         shape = tuple(int(s) for s in size)
     except TypeError:
@@ -262,28 +295,38 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
     if any(isinstance(s, int) and s < 0 for s in (size[0] if len(size) == 1 and isinstance(size[0], (tuple, list))
                                                   else size)):
         raise RuntimeError("zeros: Dimension size must be non-negative.")  # zeros' own wording
-    return _finish(np.zeros(_shape(size), dtype=_dt(dtype).np), requires_grad)
+    return _finish(np.zeros(_shape(size, 'zeros'), dtype=_dt(dtype).np), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
     """A tensor of ones of the given shape."""
     check_device(device)
-    return _finish(np.ones(_shape(size), dtype=_dt(dtype).np), requires_grad)
+    return _finish(np.ones(_shape(size, 'ones'), dtype=_dt(dtype).np), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None, out=None, layout=None,
           pin_memory=False) -> Tensor:
     """An uninitialised tensor (zero-filled here, which is one valid 'uninitialised')."""
     check_device(device)
-    return _finish(np.zeros(_shape(size), dtype=_dt(dtype).np), requires_grad)
+    return _finish(np.zeros(_shape(size, 'empty'), dtype=_dt(dtype).np), requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
     """A tensor filled with ``fill_value``; dtype inferred from it (bool, int64, float)."""
     check_device(device)
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    if isinstance(fill_value, Tensor):
+        if fill_value._data.ndim:
+            raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
+        fill_value = fill_value.item()
+    elif not isinstance(fill_value, (numbers.Number, np.bool_)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}")
     if dtype is None:
-        dtype = _infer_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
-    return _finish(np.full(_shape((size,)), fill_value, dtype=dtype.np), requires_grad)
+        dtype = _infer_dtype(fill_value)
+    from ._ops._common import checked_scalar
+
+    return _finish(np.full(_shape((size,)), checked_scalar(fill_value, dtype), dtype=dtype.np), requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -300,13 +343,24 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    for v, nm, pos in zip(vals, ("start", "end", "step"), (0, 1, 2)):
+        if not isinstance(v, (numbers.Number, np.bool_)):
+            which, p = ("end", 1) if nm == "start" and end is None or nm == "end" and start == 0 and vals[0] == 0 \
+                else (nm, pos + 1)
+            raise TypeError(f"arange(): argument '{which}' (position {p}) must be Number, not {type(v).__name__}")
+    if dtype is None:  # (bools count as integers)
+        dtype = D.int64 if all(isinstance(v, (int, np.integer, np.bool_)) for v in vals) else D.get_default_dtype()
+    if dtype is D.bool_:
+        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     if vals[2] == 0:
         raise RuntimeError("step must be nonzero")
+    if not dtype.is_floating_point and int(vals[2]) == 0:
+        raise ValueError("step must be nonzero")
+    for v in vals[:2]:
+        if v != v or abs(v) == float("inf"):
+            raise RuntimeError(f"unsupported range: {vals[0]} -> {vals[1]}")
     if (vals[1] - vals[0]) * vals[2] < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    if dtype is None:
-        dtype = D.int64 if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in vals) \
-            else D.get_default_dtype()
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = int(np.ceil((vals[1] - vals[0]) / vals[2]))
     data = (vals[0] + np.arange(max(n, 0), dtype=np.float64) * vals[2]).astype(dtype.np) \
         if dtype.is_floating_point else np.arange(vals[0], vals[1], vals[2]).astype(dtype.np)
@@ -318,6 +372,8 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=F
     check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if dtype is D.bool_:
+        raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
     return _finish(np.linspace(float(start), float(end), int(steps)).astype(_dt(dtype).np), requires_grad)
 
 
@@ -352,13 +408,22 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Uniform [0, 1) samples."""
     check_device(device)
-    return _finish(_gen(generator).random(_shape(size)).astype(_dt(dtype).np), requires_grad)
+    _random_dtype_check("check_uniform_bounds", _dt(dtype))
+    return _finish(_gen(generator).random(_shape(size, "rand")).astype(_dt(dtype).np), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Standard normal samples."""
     check_device(device)
-    return _finish(_gen(generator).standard_normal(_shape(size)).astype(_dt(dtype).np), requires_grad)
+    _random_dtype_check("normal_kernel_cpu", _dt(dtype))
+    return _finish(_gen(generator).standard_normal(_shape(size, "randn")).astype(_dt(dtype).np), requires_grad)
+
+
+def _random_dtype_check(kernel: str, dt: D.dtype) -> None:
+    if not dt.is_floating_point:
+        from ._tensor import _scalar_type_name
+
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(dt)}\'')
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -368,6 +433,16 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
+    if isinstance(size, (int, np.integer)) or (size is None and isinstance(high, (int, np.integer))):
+        bad = size if size is not None else high
+        raise TypeError(f"randint(): argument 'size' (position {3 if size is not None else 2}) must be tuple of "
+                        f"ints, not {type(bad).__name__}")
+    for v, nm in ((low, "low"), (high, "high")):
+        if isinstance(v, float):
+            raise TypeError(f"randint(): argument '{'high' if high is v else 'low'}' (position 1) must be int, "
+                            "not float")
+    if dtype is D.bool_ and high > 2:
+        raise RuntimeError("to - 1 is out of bounds for bool")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     return _finish(_gen(generator).integers(low, high, size=_shape((size,))).astype((dtype or D.int64).np),
@@ -376,35 +451,79 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A random permutation of 0..n-1."""
+    if not isinstance(n, (int, np.integer)):
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     return _finish(_gen(generator).permutation(int(n)).astype((dtype or D.int64).np), requires_grad)
 
 
-def normal(mean, std=1.0, size=None, *, generator=None, out=None) -> Tensor:
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
+           requires_grad=False) -> Tensor:
     """Normal samples with the given mean and std (tensors or numbers)."""
     m = mean._data if isinstance(mean, Tensor) else mean
     s = std._data if isinstance(std, Tensor) else std
-    shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
-    dt = mean.dtype if isinstance(mean, Tensor) else std.dtype if isinstance(std, Tensor) else D.get_default_dtype()
-    return _wrap((_gen(generator).standard_normal(shape) * s + m).astype(dt.np), False, None, 0)
+    if np.any(np.asarray(s) < 0):
+        bad = np.asarray(s).min() if not isinstance(std, Tensor) else None
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {bad:g}" if bad is not None else
+                           "normal expects all elements of std >= 0.0")
+    try:
+        shape = _shape((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
+    except ValueError:
+        from ._ops._common import broadcast_error
+
+        raise broadcast_error(np.shape(m), np.shape(s)) from None
+    dt = dtype or (mean.dtype if isinstance(mean, Tensor) else std.dtype if isinstance(std, Tensor)
+                   else D.get_default_dtype())
+    _random_dtype_check("normal_kernel_cpu", dt)
+    eps = _gen(generator).standard_normal(shape)
+    if any(isinstance(v, Tensor) and v.requires_grad for v in (mean, std)):
+        # differentiable in mean and std, as PyTorch's normal (mean + std * eps)
+        return mean + std * _wrap(eps.astype(dt.np), False, None, 0)
+    return _wrap((eps * s + m).astype(dt.np), False, None, 0)
 
 
 def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
     """1 with probability ``input`` (or p), else 0."""
+    if not input.dtype.is_floating_point:
+        from ._tensor import _scalar_type_name
+
+        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{_scalar_type_name(input.dtype)}\'')
     probs = input._data if p is None else np.full(input._data.shape, p)
+    if not np.all((probs >= 0) & (probs <= 1)):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
+                           "be improved?  If so, please report an enhancement request to PyTorch.)")
     return _wrap((_gen(generator).random(input._data.shape) < probs).astype(input._data.dtype), False, None, 0)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
     """Sample category indices with probabilities proportional to the rows of ``input``."""
+    if not input.dtype.is_floating_point:
+        from ._tensor import _scalar_type_name
+
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{_scalar_type_name(input.dtype)}")
+    if input._data.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > input._data.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
     p = np.atleast_2d(input._data.astype(np.float64))
+    if not np.all(np.isfinite(p) & (p >= 0)):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     rng = _gen(generator)
     rows = []
     for row in p:
         if row.sum() <= 0:
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-        if not replacement and num_samples > np.count_nonzero(row):
-            raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-        rows.append(rng.choice(len(row), size=num_samples, replace=replacement, p=row / row.sum()))
+        if replacement:
+            rows.append(rng.choice(len(row), size=num_samples, replace=True, p=row / row.sum()))
+        else:
+            # PyTorch's scheme: the top num_samples of p / Exp(1) (zero-probability
+            # categories come last but may still be drawn once the others run out)
+            keys = row / rng.exponential(size=len(row))
+            rows.append(np.argsort(-keys, kind="stable")[:num_samples])
     out = np.array(rows, dtype=np.int64)
     return _wrap(out if input._data.ndim == 2 else out[0], False, None, 0)
 

@@ -57,6 +57,7 @@ float32 = dtype("float32", np.float32, 2)
 float64 = dtype("float64", np.float64, 2)
 # NumPy has no bfloat16; we store it as float32 so code that names it still runs.
 bfloat16 = dtype("bfloat16", np.float32, 2)
+bfloat16.itemsize = 2  # (torch's size, not the float32 storage's)
 
 globals()["bool"] = bool_
 half, float, double = float16, float32, float64  # noqa: A001 - torch's aliases
@@ -85,8 +86,10 @@ def from_numpy_dtype(npd) -> dtype:
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{npd.name}. The only supported types are: "
             "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
-    raise TypeError(f"can't convert np.ndarray of type numpy.{npd.name}. The only supported types are: "
-                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
+    # torch's own text (it names its uint16/32/64 and complex dtypes among the supported ones)
+    raise TypeError(f"can't convert np.ndarray of type numpy.{npd.type.__name__}. The only supported types are: "
+                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, "
+                    "uint16, uint8, and bool.")
 
 
 _default_float = float32
@@ -100,7 +103,9 @@ def get_default_dtype() -> dtype:
 def set_default_dtype(d: dtype) -> None:
     """Set the default floating dtype (float32 or float64, as torch allows)."""
     global _default_float
-    if not isinstance(d, dtype) or not d.is_floating_point:
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
     _default_float = d
 

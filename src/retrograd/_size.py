@@ -14,6 +14,13 @@ class Size(tuple):
 
     __slots__ = ()
 
+    def __new__(cls, seq=()):
+        t = tuple.__new__(cls, seq)
+        for d in t:
+            if type(d) is not int:  # (shapes from NumPy are plain ints: one cheap pass)
+                return tuple.__new__(cls, _checked_dims(t))
+        return t
+
     def __repr__(self) -> str:
         return f"retrograd.Size([{', '.join(str(d) for d in self)}])"
 
@@ -30,10 +37,38 @@ class Size(tuple):
         return Size(r) if isinstance(item, slice) else r
 
     def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
         return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, n):
+        if not isinstance(n, int):
+            return NotImplemented
+        return Size(tuple(self) * n)
+
+    __rmul__ = __mul__
 
     def __reduce__(self):
         return (Size, (tuple(self),))
+
+
+def _checked_dims(dims: tuple) -> list:
+    """torch.Size's check: every item an int or something with ``__index__`` (a 0-d int tensor)."""
+    out = []
+    for i, d in enumerate(dims):
+        if isinstance(d, int):
+            out.append(int(d))
+            continue
+        try:
+            out.append(d.__index__())
+        except (AttributeError, TypeError):
+            raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{type(d).__name__}')") from None
+    return out
 
 
 class device:

@@ -20,7 +20,7 @@ _BF16 = dict(bits=16, eps=0.0078125, max=3.3895313892515355e+38, tiny=1.17549435
 
 def _check(dtype, kind: str, name: str) -> None:
     if not isinstance(dtype, D.dtype):
-        raise TypeError(f"{name}(): argument 'type' must be torch.dtype, not {type(dtype).__name__}")
+        raise TypeError(f"{name}(): argument 'type' (position 1) must be torch.dtype, not {type(dtype).__name__}")
     if dtype._kind != kind:
         other = "iinfo" if name == "finfo" else "finfo"
         if name == "iinfo" and dtype is D.bool_:

@@ -29,6 +29,49 @@ def _scalar_array(value, npd) -> np.ndarray:
         return np.array(value, dtype=npd)
 
 
+_INT_RANGE = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
+              for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)}
+
+
+def _int_scalar(value, rt: D.dtype):
+    """(scalar tensor, cast) for a Python int meeting an integer tensor whose promoted dtype
+    ``rt`` cannot hold it.  PyTorch keeps such a number as a 64-bit "wrapped number": ops that
+    compute in ``rt`` (add, mul ...) wrap it then, but ops that compute in a float (div,
+    copysign, xlogy) see its true value.  Returns None when the number fits (the common case).
+    In-place ops (name ending in ``_``) keep the wrapped scalar: they write ``rt`` anyway."""
+    lo, hi = _INT_RANGE.get(rt.np, (0, -1))
+    if lo <= value <= hi or not _INT64_MIN <= value <= _INT64_MAX:
+        return None
+    return _wrap(np.array(value, dtype=np.int64), False, None, 0), rt
+
+
+def checked_scalar(value, dtype: D.dtype):
+    """``value`` converted to ``dtype`` with PyTorch's overflow check (c10::checked_convert),
+    as full(), fill_() and clamp() do: integers may wrap within their width (``-1`` -> 255 for
+    uint8, down to ``-255``), floats must fit the range (NaN and inf never fit an integer)."""
+    npd = dtype.np
+    if npd.kind in "iu":
+        lo, hi = _INT_RANGE[npd]
+        if isinstance(value, (bool, np.bool_)):
+            return npd.type(value)
+        if isinstance(value, (int, np.integer)):
+            ok = (-hi <= value <= hi) if npd.kind == "u" else (lo <= value <= hi)
+            if ok:
+                return np.array(int(value), dtype=np.int64).astype(npd)[()]
+        elif value == value and lo <= value <= hi:  # a float: NaN fails the == test
+            return npd.type(value)
+        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dtype.name]} without overflow")
+    if npd.kind == "f" and isinstance(value, (float, np.floating)) and value == value and abs(value) != float("inf"):
+        if abs(value) > np.finfo(npd).max:
+            raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dtype.name]} without overflow")
+    return value
+
+
+_C_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+            "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+            "bool": "bool"}
+
+
 def scalar_tensor(value, dtype: D.dtype) -> Tensor:
     """A Python scalar as a 0-d tensor that does not require grad."""
     return _wrap(_scalar_array(value, dtype.np), False, None, 0)
@@ -107,6 +150,10 @@ def binary_operands(a, b, name: str = "op"):
             return binary_operands(a, b, name)
         _check_scalar(b, name)
         rt = D.result_type(a, b)
+        if type(b) is int and rt._kind == 1 and name[-1] != "_":
+            w = _int_scalar(b, rt)
+            if w is not None:
+                return a, w[0], w[1]
         return a, scalar_tensor(b, rt), (rt if rt.np != a._data.dtype else None)
     if tb:
         if isinstance(a, np.ndarray):
@@ -114,6 +161,10 @@ def binary_operands(a, b, name: str = "op"):
             return binary_operands(a, b, name)
         _check_scalar(a, name)
         rt = D.result_type(a, b)
+        if type(a) is int and rt._kind == 1 and name[-1] != "_":
+            w = _int_scalar(a, rt)
+            if w is not None:
+                return w[0], b, w[1]
         return scalar_tensor(a, rt), b, (rt if rt.np != b._data.dtype else None)
     return to_tensor(a), to_tensor(b), None
 

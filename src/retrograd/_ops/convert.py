@@ -77,4 +77,6 @@ def fill_(self: Tensor, value) -> Tensor:
         if value._data.ndim != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} dimensions.")
         return apply_inplace(_fill_t, self, (value,))
-    return apply_inplace(_fill, self, (), {"value": value})
+    from ._common import checked_scalar
+
+    return apply_inplace(_fill, self, (), {"value": checked_scalar(value, self.dtype)})
