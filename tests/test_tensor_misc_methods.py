@@ -75,3 +75,22 @@ def test_transpose_properties_nodes_and_errors_like_torch():
         return out
 
     assert run(rg) == run(torch)  # 2-d .T is PermuteBackward0, .H TransposeBackward0, 0-d is itself
+
+
+def test_type_complex_and_to_errors_like_torch():
+    def run(T):
+        out = []
+        x = T.ones(2)
+        for a in ["torch.Foo", float, "float", "torch.DoubleTensor", "torch.LongTensor"]:
+            try:
+                out.append((repr(a), str(x.type(a).dtype).split(".")[-1]))
+            except Exception as e:  # noqa: BLE001 (the exception itself is compared)
+                out.append((repr(a), type(e).__name__, str(e)))
+        for f in (lambda: complex(x), lambda: x.to(0), lambda: complex(T.ones(1))):
+            try:
+                out.append(f())
+            except Exception as e:  # noqa: BLE001
+                out.append((type(e).__name__, str(e)))
+        return out
+
+    assert run(rg) == run(torch)

@@ -510,6 +510,8 @@ class Tensor:
         return int(self._data.reshape(()).item())
 
     def __complex__(self) -> complex:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return complex(self._scalar("complex"))
 
     def __bool__(self) -> bool:
@@ -575,6 +577,8 @@ class Tensor:
                 check_device(a)
             elif a is None:
                 continue
+            elif isinstance(a, int) and not isinstance(a, bool):  # a device index: an accelerator's
+                raise RuntimeError("Cannot access accelerator device when none is available.")
             else:
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
         if dtype is None or dtype.np == self._data.dtype:
@@ -589,7 +593,11 @@ class Tensor:
         if isinstance(dtype, str):
             names = {f"torch.{v}Tensor": k for k, v in _SCALAR_NAMES.items()}
             names.update({f"retrograd.{v}Tensor": k for k, v in _SCALAR_NAMES.items()})
+            if dtype not in names:
+                raise ValueError(f"invalid type: '{dtype}'")
             dtype = getattr(D, names[dtype]) if names[dtype] != "bool" else D.bool_
+        elif not isinstance(dtype, D.dtype):
+            raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
         return self.to(dtype)
 
     def type_as(self, other: "Tensor") -> "Tensor":
