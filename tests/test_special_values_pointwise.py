@@ -328,3 +328,20 @@ def test_half_pow_scalar(exponent):
     # half keeps C's pow (PyTorch's sqrt / rsqrt shortcuts are for float and double only)
     x = np.array([np.nan, np.inf, -np.inf, 0, -0.0, -2.5, -1, 0.3, 1.3, 3.3, 7.7, 11.1, 6e4, 1e-4], np.float16)
     _assert_same(R.pow(R.tensor(x), exponent).numpy(), torch.pow(torch.tensor(x), exponent).numpy(), "pow")
+
+
+def test_clamp_integer_bounds_convert_like_torch():
+    # integer bounds are converted to the result dtype first: -2 wraps to 254 for uint8, 300 overflows
+    def run(T):
+        out = []
+        for args, kw in [((-2,), {}), ((300,), {}), ((1, 200), {}), ((), {"max": -1}), ((2.5,), {})]:
+            x = T.tensor([0, 5, 250], dtype=T.uint8)
+            try:
+                y = T.clamp(x, *args, **kw)
+                out.append((y.tolist(), str(y.dtype).split(".")[-1]))
+            except RuntimeError as e:
+                out.append(("RuntimeError", str(e)))
+        out.append(T.clamp(T.tensor([0, 5, -7]), -3, 4).tolist())
+        return out
+
+    assert run(R) == run(torch)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
-from ._common import binary_operands, float_dtype_for, scalar_tensor
+from ._common import binary_operands, checked_scalar, float_dtype_for, scalar_tensor
 from ._registry import apply, apply_binary, apply_inplace, primitive
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative", "pow",
@@ -502,6 +502,9 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
             kernel = "clamp_scalar_cpu" if min is not None and max is not None else (
                 "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
             raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+        if rt.np.kind in "iu":  # integer bounds are converted to the result type first (they may wrap)
+            min = None if min is None else int(checked_scalar(min, rt))
+            max = None if max is None else int(checked_scalar(max, rt))
     return _out(apply(_clamp, (input,), {"min": min, "max": max}, cast), out)
 
 
