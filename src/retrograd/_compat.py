@@ -9,7 +9,7 @@ from . import _dtype as D
 from ._size import check_device
 from ._tensor import Tensor
 
-__all__ = ["cuda", "backends", "is_tensor", "is_floating_point", "numel", "result_type",
+__all__ = ["cuda", "backends", "is_tensor", "is_floating_point", "is_complex", "numel", "result_type",
            "set_default_device", "get_default_device", "FloatTensor", "DoubleTensor", "LongTensor",
            "IntTensor", "BoolTensor", "ByteTensor", "HalfTensor", "is_storage", "typename",
            "use_deterministic_algorithms", "set_num_threads", "get_num_threads", "compile"]
@@ -37,8 +37,20 @@ def is_storage(obj) -> bool:
     return False
 
 
+def _tensor_arg(fn: str, input) -> None:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+
+
 def is_floating_point(input: Tensor) -> bool:
+    _tensor_arg("is_floating_point", input)
     return input.is_floating_point()
+
+
+def is_complex(input: Tensor) -> bool:
+    """False: retrograd has no complex dtypes (PyTorch's check of the argument kept)."""
+    _tensor_arg("is_complex", input)
+    return input.is_complex()
 
 
 def numel(input: Tensor) -> int:

@@ -448,8 +448,16 @@ def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = No
 
 # ================================================================ index helpers
 def _tri_indices(fn, row: int, col: int, offset: int, dtype) -> Tensor:
-    r, c = fn(row, offset, col)
     dt = (dtype or D.int64)
+    if dt.np.kind not in "iu":
+        from .._tensor import _scalar_type_name
+
+        name = "tril_indices" if fn is np.tril_indices else "triu_indices"
+        raise NotImplementedError(f'"{name}" not implemented for \'{_scalar_type_name(dt)}\'')
+    for what, n in (("row", row), ("col", col)):
+        if n < 0:
+            raise RuntimeError(f"{what} must be non-negative, got{n}")  # (sic: PyTorch's text has no space)
+    r, c = fn(row, offset, col)
     return _const(np.stack([r, c]).reshape(2, -1).astype(dt.np))
 
 

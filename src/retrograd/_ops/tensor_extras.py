@@ -576,6 +576,8 @@ def is_nonzero(input: Tensor) -> bool:
     >>> torch.is_nonzero(torch.tensor([1.]))
     True
     """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_nonzero(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     n = input._data.size
     if n == 0:
         raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
