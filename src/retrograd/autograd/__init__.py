@@ -27,6 +27,7 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is
 
 
 _lazy: dict = {}
+_warned_create_graph: list = []  # non-empty once backward(create_graph=True) has warned
 
 
 def _tensor_cls():
@@ -52,9 +53,22 @@ def _as_tuple(x) -> tuple:
     Tensor = _tensor_cls()
     if x is None:
         return ()
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, graph.GradientEdge)):
         return (x,)
     return tuple(x)
+
+
+class _EdgeInput:
+    """A ``GradientEdge`` given as an input of ``grad``: what the engine reads of an input tensor."""
+
+    requires_grad = True
+
+    def __init__(self, edge) -> None:
+        self._grad_fn = edge.node
+        self._output_nr = edge.output_nr
+
+    def _grad_accumulator(self):
+        return self._grad_fn
 
 
 def _make_grads(outputs: tuple, grads: tuple, is_grads_batched: bool = False) -> list:
@@ -116,7 +130,8 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None, creat
         for t in inputs:
             if t._grad_fn is not None:
                 t.retain_grad()  # as PyTorch: a non-leaf input gets its .grad through retain_grad
-    if create_graph:
+    if create_graph and not _warned_create_graph:
+        _warned_create_graph.append(True)  # PyTorch's TORCH_WARN_ONCE: once per process
         warnings.warn(
             "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
             "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
@@ -138,6 +153,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
     from .. import _creation
     from .engine import run_backward
 
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.", FutureWarning,
+                      stacklevel=2)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
                          "but got: allow_unused=False.")
@@ -147,6 +166,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
     ins = _as_tuple(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    ins = tuple(_EdgeInput(t) if isinstance(t, graph.GradientEdge) else t for t in ins)
     grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outs)
     if len(grads) < len(outs):  # (extra grad_outputs are ignored, as in PyTorch)
         raise RuntimeError(f"got {len(outs)} tensors and {len(grads)} gradients")
@@ -169,6 +189,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
     for i, (t, g) in enumerate(zip(ins, result)):
         if g is None:
             if materialize_grads:
+                if isinstance(t, _EdgeInput):
+                    raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
                 g = _creation.zeros_like(t)
             elif not allow_unused:
                 raise RuntimeError(

@@ -118,8 +118,12 @@ def report_anomaly(node) -> None:
     """Warn with the forward traceback of ``node`` (and of the nodes that induced it)."""
     trace = node._trace
     stack, parent = trace if trace else (None, None)
-    msg = f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
-    msg += "".join(stack) if stack else "  (no forward traceback recorded: enable anomaly mode before the forward)\n"
+    if trace is None:  # (the forward ran with anomaly mode off: PyTorch's text)
+        msg = (f"Error detected in {node.name()}. No forward pass information available. Enable detect anomaly "
+               "during forward pass for more information.")
+    else:
+        msg = f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+        msg += "".join(stack)
     warnings.warn(msg, UserWarning, stacklevel=4)
     seen = set()
     while parent is not None and id(parent) not in seen:

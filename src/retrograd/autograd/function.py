@@ -129,7 +129,7 @@ class BackwardCFunction(Node, FunctionCtx):
             for i, meta in enumerate(self._out_meta):
                 if grads[i] is None and meta is not None:
                     grads[i] = _creation.zeros(meta[0], dtype=from_numpy_dtype(meta[1]))
-        result = fcls.backward(self, *grads)
+        result = _user_backward(fcls)(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         n_args = len(self._arg_is_tensor)
@@ -142,11 +142,23 @@ class BackwardCFunction(Node, FunctionCtx):
         out = []
         for pos, (g, is_tensor) in enumerate(zip(result, self._arg_is_tensor)):
             if is_tensor:
+                if g is not None and not isinstance(g, _Tensor()):
+                    raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
                 out.append(g)
             elif g is not None:
                 raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
                                    f"{pos + 1}, but the corresponding forward input was not a Variable")
         return out
+
+
+def _user_backward(fcls) -> Callable:
+    """``backward`` or its alias ``vjp``, whichever the subclass implements (not both, as PyTorch)."""
+    backward_fn, vjp_fn = fcls.backward, fcls.vjp
+    base_backward = Function.__dict__["backward"].__func__
+    if backward_fn is not base_backward and vjp_fn is not base_backward:
+        raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You should "
+                           "only implement one of them.")
+    return vjp_fn if vjp_fn is not base_backward else backward_fn
 
 
 class _FunctionMeta(type):
@@ -201,14 +213,37 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and record one ``<Name>Backward`` node when a tensor input requires grad."""
         if kwargs:
-            sig = inspect.signature(cls.forward)
-            params = list(sig.parameters.values())
-            if not _uses_setup_context(cls):
-                params = params[1:]
-            bound = inspect.Signature(params).bind(*args, **kwargs)
-            bound.apply_defaults()
-            args = tuple(bound.arguments.values())
+            if _uses_setup_context(cls):
+                bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+                bound.apply_defaults()
+                args = tuple(bound.arguments.values())
+            else:
+                args = _bind_kwargs(cls.forward, args, kwargs)
         return _apply(cls, args)
+
+
+def _bind_kwargs(forward: Callable, args: tuple, kwargs: dict) -> tuple:
+    """Keyword arguments moved to their positions after ``ctx`` (PyTorch's C++ binding and its messages)."""
+    params = [p for p in inspect.signature(forward).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][1:]
+    names = [p.name for p in params]
+    slots: list = list(args) + [_MISSING] * max(0, len(params) - len(args))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{k}'")
+        i = names.index(k)
+        if i < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{k}'")
+        slots[i] = v
+    for i, v in enumerate(slots):
+        if v is _MISSING:
+            if params[i].default is inspect.Parameter.empty:
+                raise TypeError(f"forward() missing required argument: '{names[i]}' (position {i})")
+            slots[i] = params[i].default
+    return tuple(slots)
+
+
+_MISSING = object()
 
 
 def _uses_setup_context(cls) -> bool:
@@ -244,6 +279,11 @@ def _apply(cls, args: tuple):
         single = False
         outputs = output
 
+    if ctx.dirty_tensors:
+        out_ids = {id(o) for o in outputs}
+        if any(id(t) not in out_ids for t in ctx.dirty_tensors):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
+                               "The inputs that are modified inplace must all be outputs of the Function.")
     if not executable:
         return output
 
@@ -280,9 +320,13 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> list:
         meta.append((o._data.shape, o._data.dtype))
         is_input = id(o) in input_ids
         if id(o) in non_diff or o._data.dtype.kind not in "fc":
-            if is_input and id(o) not in dirty:
-                o = _alias(o)
-            o._requires_grad = False
+            if not o._requires_grad:
+                if is_input and id(o) not in dirty:
+                    o = _alias(o)
+            elif is_input:
+                o = o.detach()  # as PyTorch: a detached alias, the input keeps its history
+            elif o._base is None:
+                o._requires_grad = False
             result.append(o)
             continue
         if is_input and id(o) in dirty:
