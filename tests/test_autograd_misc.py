@@ -2,6 +2,7 @@
 Scenarios run on retrograd and on torch and must log the same."""
 import re
 
+import numpy as np
 import pytest
 
 import parity
@@ -175,3 +176,31 @@ def test_profiler_record_function_and_errors():
     with rg.autograd.profiler.profile(enabled=False) as off:
         rg.ones(2) * 2
     assert off.function_events is None
+
+
+def test_set_grad_enabled_bool_only_nonleaf_grad_warning_and_anomaly_queries_like_torch():
+    import warnings
+
+    torch = pytest.importorskip("torch")
+
+    def run(T):
+        out = []
+        for m in (1, None, "yes", np.bool_(True)):
+            try:
+                T.set_grad_enabled(m)
+                out.append("accepted")
+            except TypeError as e:
+                out.append(str(e))
+        T.set_grad_enabled(True)
+        x = T.ones(2, requires_grad=True)
+        y = x * 2
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            y.grad  # unset on a non-leaf: warns
+            y.grad = T.zeros(2)
+            y.grad  # set: no warning (torch warns only when undefined)
+        out.append(len(w))
+        out.append((T.is_anomaly_enabled(), T.is_anomaly_check_nan_enabled()))
+        return out
+
+    assert run(rg) == run(torch)

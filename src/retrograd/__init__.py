@@ -22,6 +22,7 @@ from ._printing import set_printoptions, get_printoptions  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
                        no_grad, set_grad_enabled)
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401,E402
 from . import optim  # noqa: F401
 from . import testing  # noqa: F401
 from ._torch_alias import register_as_torch, unregister_as_torch  # noqa: F401

@@ -299,7 +299,7 @@ class Tensor:
 
     @property
     def grad(self) -> "Tensor | None":
-        if self._grad_fn is not None and not self._retains_grad:
+        if self._grad is None and self._grad_fn is not None and not self._retains_grad:  # (as torch: only unset)
             warnings.warn(NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

@@ -134,9 +134,13 @@ class set_grad_enabled(_DecoratorContextManager):
     """Set grad mode to ``mode``; takes effect immediately, and also works with ``with``."""
 
     def __init__(self, mode: bool) -> None:
+        if type(mode) is not bool:
+            t = type(mode)
+            name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__.split('.')[0]}.{t.__name__}"
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {name}")
         self.prev = state.enabled
-        self.mode = bool(mode)
-        state.enabled = self.mode
+        self.mode = mode
+        state.enabled = mode
 
     def __enter__(self) -> None:
         state.enabled = self.mode
