@@ -263,3 +263,48 @@ def test_gradient_edge():
     edge = rg.autograd.graph.get_gradient_edge(y)
     assert edge.node is y.grad_fn and edge.output_nr == 0
     assert type(rg.autograd.graph.get_gradient_edge(x).node).__name__ == "AccumulateGrad"
+
+
+def test_hook_return_values_are_checked_like_torch():
+    torch = pytest.importorskip("torch")
+
+    def run(T):
+        out = []
+
+        def case(f):
+            try:
+                f()
+                out.append("ok")
+            except (TypeError, RuntimeError) as e:
+                out.append((type(e).__name__, str(e).split("\n")[0]))
+
+        def on_output(hook):
+            x = T.ones(2, requires_grad=True)
+            y = x * 2
+            y.register_hook(hook)
+            y.sum().backward()
+
+        def on_leaf(hook):
+            x = T.ones(2, requires_grad=True)
+            x.register_hook(hook)
+            (x * 2).sum().backward()
+
+        def node_pre(hook):
+            y = T.ones(2, requires_grad=True) * 2
+            y.grad_fn.register_prehook(hook)
+            y.sum().backward()
+
+        def node_post(hook):
+            y = T.ones(2, requires_grad=True) * 2
+            y.grad_fn.register_hook(hook)
+            y.sum().backward()
+
+        for f, h in [(on_output, lambda g: 3), (on_output, lambda g: g.double()), (on_output, lambda g: g[:1]),
+                     (on_output, lambda g: g * 2), (on_leaf, lambda g: g.double()), (on_leaf, lambda g: "a"),
+                     (node_pre, lambda go: go[0]), (node_pre, lambda go: (go[0], go[0])),
+                     (node_pre, lambda go: (go[0] * 3,)), (node_post, lambda gi, go: gi[0]),
+                     (node_post, lambda gi, go: (gi[0],) * 3)]:
+            case(lambda: f(h))
+        return out
+
+    assert run(rg) == run(torch)

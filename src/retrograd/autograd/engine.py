@@ -216,7 +216,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                     for hook in list(node._pre_hooks.values()):
                         res = hook(tuple(gbuf))
                         if res is not None:
-                            gbuf = list(res)
+                            gbuf = _checked_hook_values(hook, res, gbuf)
             if type(node) is _AccumulateGrad:
                 g = gbuf[0]
                 if g is not None:
@@ -259,7 +259,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 for hook in list(node._post_hooks.values()):
                     res = hook(tuple(grads_in), tuple(gbuf))
                     if res is not None:
-                        grads_in = list(res)
+                        grads_in = _checked_hook_values(hook, res, grads_in)
             if not retain_graph:
                 if node._releases_saved:  # (OpNode.release inlined)
                     if node.saved:
@@ -400,7 +400,7 @@ def _run_tensor_pre_hooks(node, gbuf: list) -> list:
                     break
                 res = fn(gbuf[nr])
                 if res is not None:
-                    gbuf[nr] = res
+                    gbuf[nr] = _checked_hook_value(fn, res, gbuf[nr])
     retains = node._retains
     if retains:
         for nr, ref in retains.items():
@@ -408,6 +408,33 @@ def _run_tensor_pre_hooks(node, gbuf: list) -> list:
             if t is not None and gbuf[nr] is not None:
                 _accumulate_retained(t, gbuf[nr])
     return gbuf
+
+
+def _hook_name(hook) -> str:
+    return getattr(hook, "__name__", type(hook).__name__)
+
+
+def _checked_hook_value(hook, new, old):
+    """A hook's replacement for gradient ``old``: a Tensor of the same dtype and shape (PyTorch's checks)."""
+    T = _Tensor or _bind_tensor()
+    if not isinstance(new, T):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if new._data.dtype != old._data.dtype:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value (was {old.type()} got "
+                           f"{new.type()})")
+    if new._data.shape != old._data.shape:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+    return new
+
+
+def _checked_hook_values(hook, res, old: list) -> list:
+    """A node hook's replacement gradients: a tuple as long as ``old``, each checked as above."""
+    if not isinstance(res, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(res).__name__}'")
+    if len(res) != len(old):
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got {len(res)}, "
+                           f"but expected {len(old)})")
+    return [r if r is None or o is None else _checked_hook_value(hook, r, o) for r, o in zip(res, old)]
 
 
 def _accumulate_retained(t, g) -> None:
