@@ -204,3 +204,20 @@ def test_set_grad_enabled_bool_only_nonleaf_grad_warning_and_anomaly_queries_lik
         return out
 
     assert run(rg) == run(torch)
+
+
+def test_view_of_an_inference_tensor_made_outside_the_mode_is_an_inference_tensor():
+    torch = pytest.importorskip("torch")
+
+    def run(T):
+        with T.inference_mode():
+            x = T.ones(3)
+        v = x[1:]
+        try:
+            v.add_(1)
+            err = None
+        except RuntimeError as e:
+            err = str(e)
+        return v.is_inference(), x.view(3).is_inference(), err
+
+    assert run(rg) == run(torch)

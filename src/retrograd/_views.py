@@ -23,6 +23,7 @@ import weakref
 
 from ._tensor import Tensor
 from .autograd import grad_mode
+from .autograd.graph import _inference_used
 
 __all__ = ["register_view", "after_inplace_on_view", "check_view_inplace", "live_views"]
 
@@ -59,6 +60,8 @@ def register_view(out: Tensor, base: Tensor) -> None:
     out._vc = base._vcounter()
     out._base = root
     meta = None if bb is None else base.__dict__.get("_view_meta")
+    if _inference_used[0] and not _state.inference and "_inference" in base.__dict__:
+        out.__dict__["_inference"] = True  # a view of an inference tensor is one too (made outside the mode)
     if not _state.enabled:
         bd = base.__dict__
         if _state.inference:
