@@ -308,7 +308,7 @@ _conv_weight_op = primitive(
 
 def _conv_shape_checks(name, x: Tensor, w: Tensor, groups: int, nd: int, transposed: bool = False) -> None:
     if w.ndim != nd + 2:
-        raise RuntimeError(f"weight should have at least three dimensions" if nd == 1 and w.ndim < 3 else
+        raise RuntimeError("weight should have at least three dimensions" if nd == 1 and w.ndim < 3 else
                            f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input, but got "
                            f"{w.ndim}-dimensional weight")
     if x.ndim != nd + 2:
@@ -482,13 +482,22 @@ _col2im_op = primitive("col2im", _col2im_fw, node="Col2ImBackward0",
 def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Sliding blocks of a (N, C, H, W) tensor as columns: (N, C*kH*kW, L) (``F.unfold``)."""
     batched = input.ndim == 4
+    if input.ndim not in (3, 4) or any(d == 0 for d in input.shape[-3:]):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {list(input.shape)}")
     if input.ndim == 3:
         input = unsqueeze(input, 0)
-    if input.ndim != 4:
-        raise RuntimeError("Input Error: Only 3D or 4D input Tensors are supported (got "
-                           f"{input.ndim}D)")
     static = {"ksize": _tuple(kernel_size, 2), "dilation": _tuple(dilation, 2),
               "padding": tuple((p, p) for p in _tuple(padding, 2)), "stride": _tuple(stride, 2)}
+    blocks = [(i + 2 * p - d * (k - 1) - 1) // st + 1 for i, k, d, (p, _), st in
+              zip(input.shape[2:], static["ksize"], static["dilation"], static["padding"], static["stride"])]
+    if any(b < 1 for b in blocks):
+        ks, dl = static["ksize"], static["dilation"]
+        pd = _tuple(padding, 2)
+        raise RuntimeError(f"Given input with spatial size ({input.shape[2]}, {input.shape[3]}), kernel_size=({ks[0]}, "
+                           f"{ks[1]}), dilation=({dl[0]}, {dl[1]}), padding=({pd[0]}, {pd[1]}), calculated shape of "
+                           f"the array of sliding blocks as ({blocks[0]}, {blocks[1]}), but its components must be at "
+                           "least one.")
     out = apply(_im2col_op, (input,), static)
     return out if batched else squeeze(out, 0)
 
@@ -496,13 +505,16 @@ def im2col(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
 def col2im(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Sum columns (N, C*kH*kW, L) back into a (N, C, H, W) tensor (``F.fold``)."""
     batched = input.ndim == 3
+    if input.ndim not in (2, 3) or any(d == 0 for d in input.shape[-2:]):
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                           f"dimensions for input, but got: {list(input.shape)}")
     if input.ndim == 2:
         input = unsqueeze(input, 0)
     ks = _tuple(kernel_size, 2)
     if input.shape[1] % math.prod(ks):
         raise RuntimeError(
-            "Expected size of input's first non-batch dimension to be divisible by the product of kernel_size, "
-            f"but got input.size({1 if batched else 0}) = {input.shape[1]} and kernel_size=({ks[0]}, {ks[1]})")
+            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+            f"but got input.size(1)={input.shape[1]} and kernel_size=({ks[0]}, {ks[1]}).")
     os_, dl, pd, st = _tuple(output_size, 2), _tuple(dilation, 2), _tuple(padding, 2), _tuple(stride, 2)
     blocks = [(o + 2 * p - d * (k - 1) - 1) // s + 1 for o, p, d, k, s in zip(os_, pd, dl, ks, st)]
     if input.shape[2] != blocks[0] * blocks[1]:
@@ -631,16 +643,71 @@ def _indices_out(pair):
     return out, idx
 
 
-def _check_pool(name, x, nd, ksize, stride, padding, dilation):
-    if x.ndim not in (nd + 1, nd + 2):
-        raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input")
-    for k, p in zip(ksize, padding):
-        if p > k // 2:
+def _check_pool_args(fname: str, nd: int, kernel_size, stride, padding, dilation=None) -> None:
+    """torch's argument-length checks (before any tuple conversion), with its per-function wording."""
+    count = ("two", "three")[nd - 2]
+    avg3 = fname == "avg_pool3d"
+    either = "" if avg3 else "either "
+    for arg, v, phrase in (("kernel_size", kernel_size, f"must {either}be a single int"),
+                           ("stride", stride, f"must {either}be omitted, a single int"),
+                           ("padding", padding, f"must {either}be a single int"),
+                           ("dilation", dilation, "must be either a single int")):
+        if isinstance(v, (list, tuple)) and len(v) not in ((0, 1, nd) if arg == "stride" else (1, nd)):
+            raise RuntimeError(f"{fname}: {arg} {phrase}, or a tuple of {count} ints")
+
+
+def _check_pool(name, x, nd, ksize, stride, padding, dilation, ceil_mode=False):
+    """PyTorch's pooling checks, in its order and with its messages (pooling_output_shape, then
+    pool2d_shape_check / pool3d_shape_check)."""
+    shape = x._data.shape  # the raw tuple: this runs on every pooling call
+    ndim = len(shape)
+    if name == "max_pool" or nd == 3:
+        if ndim not in (nd + 1, nd + 2) or 0 in shape[-nd - 1:]:
+            raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input")
+    elif ndim < nd + 1:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], "
+                         f"but got {-nd - 1})")
+    spatial = shape[-nd:]
+    outs = []
+    for size, k, s, p, d in zip(spatial, ksize, stride, padding, dilation):
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > ((k - 1) * d + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation={dilation[0]}")
-    for s in stride:
-        if s <= 0:
-            raise RuntimeError("stride should be greater than zero, but got " + str(s))
+                               f"kernel_size={k} and dilation={d}")
+        outs.append(_pool_out(size, k, s, p, d, ceil_mode))
+    if min(ksize) > 0 and min(stride) > 0 and min(dilation) > 0 and min(outs) >= 1 \
+            and (nd == 3 or (ndim in (3, 4) and 0 not in shape[-3:])) \
+            and all(k // 2 >= p for k, p in zip(ksize, padding)) and not (nd == 3 and name == "avg_pool"):
+        return  # the ordinary case: nothing below can fire
+    names = ("T", "H", "W")[3 - nd:]
+    if any(k <= 0 for k in ksize):
+        raise RuntimeError("kernel size should be greater than zero, but got "
+                           + " ".join(f"k{n}: {k}" for n, k in zip(names, ksize)))
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("stride should be greater than zero, but got "
+                           + " ".join(f"d{n}: {s}" for n, s in zip(names, stride)))
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero, but got "
+                           + " ".join(f"dilation{n}: {d}" for n, d in zip(names, dilation)))
+    if nd == 2 and (ndim not in (3, 4) or 0 in shape[-3:]):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+                           f"but got:{list(shape)}")
+    if any(k // 2 < p for k, p in zip(ksize, padding)):
+        if nd == 2:
+            raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = "
+                               f"{padding[1]}, padH = {padding[0]}, kW = {ksize[1]}, kH = {ksize[0]}")
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got kT: {ksize[0]} "
+                           f"kW: {ksize[2]} kH: {ksize[1]} padT: {padding[0]} padW: {padding[2]} padH: {padding[1]}")
+    if nd == 3 and name == "avg_pool" and any(i < k for i, k in zip(spatial, ksize)):
+        raise RuntimeError(f"input image (T: {spatial[0]} H: {spatial[1]} W: {spatial[2]}) smaller than kernel "
+                           f"size (kT: {ksize[0]} kH: {ksize[1]} kW: {ksize[2]})")
+    if any(o < 1 for o in outs):
+        c = shape[-nd - 1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, (c,) + tuple(spatial)))}). Calculated output "
+                           f"size: ({'x'.join(map(str, (c,) + tuple(outs)))}). Output size is too small")
 
 
 def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
@@ -650,10 +717,11 @@ def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, 
 
 
 def _max_poolnd(nd, input, kernel_size, stride, padding, dilation, ceil_mode):
+    _check_pool_args(f"max_pool{nd}d", nd, kernel_size, stride, padding, dilation)
     ks = _tuple(kernel_size, nd)
     st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, nd)
     pd, dl = _tuple(padding, nd), _tuple(dilation, nd)
-    _check_pool("max_pool", input, nd, ks, st, pd, dl)
+    _check_pool("max_pool", input, nd, ks, st, pd, dl, ceil_mode)
     batched = input.ndim == nd + 2
     x = input if batched else unsqueeze(input, 0)
     op = _max_pool2d_op if nd == 2 else _max_pool3d_op
@@ -687,9 +755,38 @@ def max_pool1d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, 
     return squeeze(out, -2), _t(idx._data.squeeze(-2))
 
 
+def _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode):
+    # torch's max_pool1d without indices has its own checks and messages (MaxPooling.cpp)
+    if input.ndim not in (2, 3) or any(d == 0 for d in input.shape[-2:]):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{list(input.shape)}")
+    if isinstance(kernel_size, (list, tuple)) and len(kernel_size) != 1:
+        raise RuntimeError("max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but "
+                           f"got size {len(kernel_size)}")
+    k = _tuple(kernel_size, 1)[0]
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, 1)[0]
+    p, d = _tuple(padding, 1)[0], _tuple(dilation, 1)[0]
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} and "
+                           f"kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    o = _pool_out(input.shape[-1], k, s, p, d, ceil_mode)
+    if o < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {o}")
+
+
 def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
     """1-D max pooling over (N, C, L)."""
+    if not return_indices:
+        _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
     out, idx = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     return (out, idx) if return_indices else out
 
@@ -760,10 +857,11 @@ _avg_pool2d_bw = primitive(
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None) -> Tensor:
     """2-D average pooling (backward node AvgPool2DBackward0)."""
+    _check_pool_args("avg_pool2d", 2, kernel_size, stride, padding)
     ks = _tuple(kernel_size, 2)
     st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, 2)
     pd = _tuple(padding, 2)
-    _check_pool("avg_pool", input, 2, ks, st, pd, (1, 1))
+    _check_pool("avg_pool", input, 2, ks, st, pd, (1, 1), ceil_mode)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     batched = input.ndim == 4
@@ -777,6 +875,11 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
 def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True) -> Tensor:
     """1-D average pooling via the 2-D op, as PyTorch does (grad_fn SqueezeBackward1)."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for avg_pool1d)")
+    if isinstance(kernel_size, (list, tuple)) and len(kernel_size) != 1:
+        raise RuntimeError(f"avg_pool1d() argument 'kernel_size' should contain one int (got {len(kernel_size)})")
     ks = _tuple(kernel_size, 1)
     st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, 1)
     out = avg_pool2d(unsqueeze(input, -2), (1,) + ks, (1,) + st, (0,) + _tuple(padding, 1), ceil_mode,
@@ -828,11 +931,45 @@ def _out_size(output_size, spatial) -> tuple:
     return (int(output_size),) * len(spatial)
 
 
+def _check_adaptive(kind: str, nd: int, input: Tensor, output_size, name: str | None = None) -> tuple:
+    """PyTorch's adaptive pooling checks after the rank check; returns the output size."""
+    if isinstance(output_size, (list, tuple)) and len(output_size) != nd:
+        if kind == "avg":
+            raise RuntimeError(f"adaptive_avg_pool{nd}d: output_size must be {nd}")
+        raise RuntimeError(f"adaptive_max_pool{nd}d(): internal error: output_size.size() must be {nd}")
+    out_size = _out_size(output_size, input.shape[-nd:])
+    if any(o < 0 for o in out_size):
+        if kind == "avg":
+            sep = ", " if nd == 2 else ","
+            inner = ", ".join(str(o) for o in out_size[:2]) + "".join(sep + str(o) for o in out_size[2:])
+            raise RuntimeError(f"adaptive_avg_pool{nd}d: elements of output_size must be greater than or equal to 0 "
+                               f"but received {{{inner}}}")
+        bad = next(o for o in out_size if o < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
+                           f"{list(input.shape[:-nd]) + list(out_size)}")
+    shape = name[1] if name else input.shape
+    for i in range(1, len(shape)):
+        if shape[i] == 0 and (kind == "max" or nd == 3):
+            raise RuntimeError(f"{name[0] if name else f'adaptive_{kind}_pool{nd}d'}(): Expected input to have "
+                               f"non-zero size for non-batch dimensions, but input has sizes {list(shape)} with "
+                               f"dimension {i} being empty")
+    return out_size
+
+
+def _check_adaptive1d(kind: str, input: Tensor, output_size) -> None:
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for adaptive_{kind}_pool1d)")
+    if isinstance(output_size, (list, tuple)) and len(output_size) != 1:
+        raise RuntimeError(f"adaptive_{kind}_pool1d() argument 'output_size' should contain one int "
+                           f"(got {len(output_size)})")
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average pooling to a fixed output size (PyTorch's start/end index rule)."""
     if input.ndim not in (3, 4):
         raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
-    out_size = _out_size(output_size, input.shape[-2:])
+    out_size = _check_adaptive("avg", 2, input, output_size)
     if out_size == (1, 1):
         from .reduce import mean
 
@@ -841,6 +978,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    _check_adaptive1d("avg", input, output_size)
     o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
     return squeeze(adaptive_avg_pool2d(unsqueeze(input, -2), (1, o)), -2)
 
@@ -874,14 +1012,15 @@ _adaptive_max2d_op = primitive("adaptive_max_pool2d", _adaptive_max_fw, node="Ad
                                n_out=2, x=_pool_bw_rule)
 
 
-def _adaptive_max_with_indices(op, nd: int, input: Tensor, output_size) -> tuple:
+def _adaptive_max_with_indices(op, nd: int, input: Tensor, output_size, name=None) -> tuple:
     # shared by the 2-D and 3-D ops (nn_ops_more.py): check, batch an unbatched input, run ``op``, unbatch
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"adaptive_max_pool{nd}d(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
                            f"{list(input.shape)}")
+    out_size = _check_adaptive("max", nd, input, output_size, name)
     batched = input.ndim == nd + 2
     x = input if batched else unsqueeze(input, 0)
-    out, idx = _indices_out(apply(op, (x,), {"out_size": _out_size(output_size, x.shape[-nd:])}))
+    out, idx = _indices_out(apply(op, (x,), {"out_size": out_size}))
     if not batched:
         out, idx = squeeze(out, 0), _t(idx._data[0])
     return out, idx
@@ -899,8 +1038,10 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
 
 def adaptive_max_pool1d(input: Tensor, output_size) -> tuple:
     """(values, indices) of 1-D adaptive max pooling (``torch.adaptive_max_pool1d``)."""
+    _check_adaptive1d("max", input, output_size)
     o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
-    out, idx = adaptive_max_pool2d_with_indices(unsqueeze(input, -2), (1, o))
+    out, idx = _adaptive_max_with_indices(_adaptive_max2d_op, 2, unsqueeze(input, -2), (1, o),
+                                          ("adaptive_max_pool1d", input.shape))
     return squeeze(out, -2), _t(idx._data.squeeze(-2))
 
 

@@ -20,11 +20,13 @@ from .nn_ops import (
     _adaptive_avg_fw,
     _adaptive_max_fw,
     _adaptive_max_with_indices,
+    _check_adaptive,
     _avg_pool_bw_fw,
     _avg_pool_fw,
     _check_pool,
+    _check_pool_args,
     _conv_transposend,
-    _out_size,
+    _indices_out,
     _pool_bw_rule,
     _tuple,
 )
@@ -58,10 +60,11 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     >>> torch.nn.functional.avg_pool3d(torch.ones(1, 1, 2, 2, 2), 2)
     tensor([[[[[1.]]]]])
     """
+    _check_pool_args("avg_pool3d", 3, kernel_size, stride, padding)
     ks = _tuple(kernel_size, 3)
     st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, 3)
     pd = _tuple(padding, 3)
-    _check_pool("avg_pool", input, 3, ks, st, pd, (1, 1, 1))
+    _check_pool("avg_pool", input, 3, ks, st, pd, (1, 1, 1), ceil_mode)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     batched = input.ndim == 5
@@ -88,7 +91,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     """
     if input.ndim not in (4, 5):
         raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
-    out_size = _out_size(output_size, input.shape[-3:])
+    out_size = _check_adaptive("avg", 3, input, output_size)
     if out_size == (1, 1, 1):
         from .reduce import mean
 
@@ -163,10 +166,24 @@ def _elu_result_rule(g, out, alpha, scale, input_scale):
     return g * _sel(out._data <= 0, (out + alpha * scale) * input_scale, scale)
 
 
+def _celu_bw_scale(alpha: float) -> float:
+    # torch's derivatives.yaml uses input_scale = 1.0 / alpha.toFloat() for celu's backward (the forward
+    # uses the exact double 1 / alpha), so the gradient differs from elu's in the 8th digit
+    return 1.0 / float(np.float32(alpha))
+
+
+def _celu_rule(g, x, alpha, scale):
+    return _elu_rule(g, x, alpha, scale, _celu_bw_scale(alpha))
+
+
+def _celu_result_rule(g, out, alpha, scale):
+    return _elu_result_rule(g, out, alpha, scale, _celu_bw_scale(alpha))
+
+
 _elu_op2 = primitive("elu2", _elu_np, node="EluBackward0", x=_elu_rule)
-_celu_op = primitive("celu", _elu_np, node="CeluBackward0", x=_elu_rule)
+_celu_op = primitive("celu", _elu_np, node="CeluBackward0", x=_celu_rule)
 _elu_inplace_op = primitive("elu_inplace", _elu_np, node="EluBackward1", x=_elu_result_rule)
-_celu_inplace_op = primitive("celu_inplace", _elu_np, node="CeluBackward1", x=_elu_result_rule)
+_celu_inplace_op = primitive("celu_inplace", _elu_np, node="CeluBackward1", x=_celu_result_rule)
 
 
 def elu_like(input: Tensor, alpha: float, scale: float, input_scale: float, inplace: bool, celu: bool) -> Tensor:
@@ -506,3 +523,129 @@ _bce_op = primitive("binary_cross_entropy", _bce_np, node="BinaryCrossEntropyBac
 def binary_cross_entropy(x: Tensor, t: Tensor, w: Tensor, reduction: str) -> Tensor:
     """The BinaryCrossEntropy node (the caller checks shapes and the [0, 1] range)."""
     return apply(_bce_op, (x, t, w), {"reduction": reduction})
+
+
+# ====================================================================== fractional max pooling
+def _fractional_intervals(sample: float, in_size: int, out_size: int, pool: int, dtype) -> np.ndarray:
+    # ATen's generate_intervals, computed in the input's dtype like the kernel does
+    seq = np.zeros(out_size, dtype=np.int64)
+    if out_size > 1:
+        t = dtype.type
+        alpha = t(in_size - pool) / t(out_size - 1)
+        i = np.arange(out_size, dtype=dtype)
+        seq = (((i + t(sample)) * alpha).astype(np.int64) - int(t(sample) * alpha))
+    if out_size > 0:
+        seq[out_size - 1] = in_size - pool
+    return seq
+
+
+def _fractional_max_fw(x, *, ksize, out_size, samples):
+    # x: (N, C, *spatial); samples: (N, C, nd) with torch's order (2-D: W then H; 3-D: T, H, W)
+    n, c = x.shape[:2]
+    spatial = x.shape[2:]
+    nd = len(ksize)
+    order = (1, 0) if nd == 2 else (0, 1, 2)
+    vals = np.empty((n, c) + tuple(out_size), dtype=x.dtype)
+    idx = np.empty((n, c) + tuple(out_size), dtype=np.int64)
+    plane = [int(np.prod(spatial[i + 1:])) for i in range(nd)]
+    offs = [np.arange(k) for k in ksize]
+    for b in range(n):
+        for ch in range(c):
+            starts = [_fractional_intervals(samples[b, ch, order[d]], spatial[d], out_size[d], ksize[d], x.dtype)
+                      for d in range(nd)]
+            # (out_d, k_d) absolute positions per dim, combined into flat window indices
+            flat = np.zeros(tuple(out_size) + tuple(ksize), dtype=np.int64)
+            for d in range(nd):
+                pos = starts[d][:, None] + offs[d][None, :]
+                shape = [1] * (2 * nd)
+                shape[d], shape[nd + d] = out_size[d], ksize[d]
+                # move the k axis next to the out axes: build with out axes first, then k axes
+                flat = flat + (pos * plane[d]).reshape(shape)
+            flat = flat.reshape(tuple(out_size) + (-1,))
+            win = x[b, ch].reshape(-1)[flat]
+            # first maximum wins; NaN wins (ATen: val > max || isnan(val))
+            arg = np.argmax(win, axis=-1)
+            if x.dtype.kind == "f":
+                isn = np.isnan(win)
+                if isn.any():
+                    arg = np.where(isn.any(-1), np.argmax(isn, -1), arg)
+            sel = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
+            idx[b, ch] = sel
+            vals[b, ch] = x[b, ch].reshape(-1)[sel]
+    return vals, idx
+
+
+_fractional_max2d_op = primitive("fractional_max_pool2d", _fractional_max_fw, node="FractionalMaxPool2DBackward0",
+                                 n_out=2, x=_pool_bw_rule)
+_fractional_max3d_op = primitive("fractional_max_pool3d", _fractional_max_fw, node="FractionalMaxPool3DBackward0",
+                                 n_out=2, x=_pool_bw_rule)
+
+
+def _fractional_max_pool(nd: int, input: Tensor, kernel_size, output_size, output_ratio, _random_samples) -> tuple:
+    name = f"fractional_max_pool{nd}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if nd == 2 and isinstance(kernel_size, (list, tuple)) and len(kernel_size) not in (1, 2):
+        raise RuntimeError("fractional_max_pool2d: kernel_size must either be a single Int or tuple of Ints")
+    if output_size is None:
+        if nd == 2 and isinstance(output_ratio, (list, tuple)) and len(output_ratio) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single Int or tuple of "
+                             "Ints.")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (list, tuple)) else (output_ratio,) * nd
+        output_size = [int(input.size(d - nd) * r) for d, r in enumerate(ratio)]
+    where = name if nd == 2 else f"{name}_out"
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{where}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: {list(input.shape)}")
+    for i in range(1, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{where}(): Expected input to have non-zero size for non-batch dimensions, but got"
+                               f"{list(input.shape)} with dimension {i} being empty.")
+    ks, os_ = _tuple(kernel_size, nd), _tuple(output_size, nd)
+    batched = input.ndim == nd + 2
+    x = input if batched else unsqueeze(input, 0)
+    spatial = x.shape[2:]
+    words = (("time", "time"), ("height", "height"), ("width", "width"))[3 - nd:]
+    for d in range(nd):
+        bad = os_[d] + ks[d] - 1 >= spatial[d] if nd == 3 else os_[d] + ks[d] - 1 > spatial[d]
+        if bad:
+            raise RuntimeError(f"{where}(): pool {words[d][0]} {ks[d]} too large relative to input "
+                               f"{words[d][1]} {spatial[d]}")
+    if _random_samples is None:
+        from .._creation import rand
+
+        _random_samples = rand(x.shape[0], x.shape[1], nd, dtype=input.dtype)
+    rs = _random_samples
+    if rs._data.dtype != input._data.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if rs.shape[0] < x.shape[0]:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if rs.shape[1] != x.shape[1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if rs.shape[2] != nd:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {nd}; got {rs.shape[2]}.")
+    op = _fractional_max2d_op if nd == 2 else _fractional_max3d_op
+    out, idx = _indices_out(apply(op, (x,), {"ksize": ks, "out_size": os_,
+                                             "samples": np.asarray(rs._data, dtype=np.float64)}))
+    if not batched:
+        out, idx = squeeze(out, 0), _t(idx._data[0])
+    return out, idx
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                          return_indices: bool = False, _random_samples: Tensor | None = None):
+    """Fractional max pooling over (N, C, H, W) (Graham, 2014); windows start at pseudo-random offsets.
+
+    >>> import retrograd as torch
+    >>> from retrograd._ops.nn_ops_more import fractional_max_pool2d
+    >>> fractional_max_pool2d(torch.ones(1, 1, 5, 5), 2, output_size=3).shape
+    retrograd.Size([1, 1, 3, 3])
+    """
+    out, idx = _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
+    return (out, idx) if return_indices else out
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                          return_indices: bool = False, _random_samples: Tensor | None = None):
+    """Fractional max pooling over (N, C, T, H, W)."""
+    out, idx = _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
+    return (out, idx) if return_indices else out

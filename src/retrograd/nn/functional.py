@@ -239,12 +239,37 @@ def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, bat
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels of (N, C, L) input."""
+    _check_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
     return _feature_dropout(input, p, training, inplace, 3)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels of (N, C, H, W) input."""
-    return _feature_dropout(input, p, training, inplace, 4)
+    _check_p(p)
+    nd = input.ndim
+    if nd not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {nd}-D input to dropout2d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
+                      "inputs).", stacklevel=2)
+    if nd == 4:
+        return _feature_dropout(input, p, training, inplace, 4)
+    # like torch: any other rank (3-D included) is taken as (N, C, *) and whole (n, c) slices are dropped
+    if nd == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a "
+                      "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
+                      "please switch to using dropout1d instead.", stacklevel=2)
+    if not training or p == 0.0:
+        return input
+    shape = tuple(input.shape[:2]) + (1,) * (nd - 2)
+    return _inplace(input, input * _keep_mask(shape, p, input.dtype), inplace)
 
 
 # ====================================================================== linear
@@ -367,6 +392,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     if training:
         _verify_batch_size(input.shape)
     c = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
     shape = (1, c) + (1,) * (input.ndim - 2)
     dims = (0,) + tuple(range(2, input.ndim))
     batch_stats = training or running_mean is None or running_var is None
@@ -423,6 +452,12 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bi
 def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
     """x / sqrt(mean(x^2) + eps) over the last dims, times weight."""
     ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.ndim - len(ns):]) != ns or input.ndim < len(ns):
+        raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape "
+                           f"[*{', '.join(map(str, ns))}], but got input of size{list(input.shape)}")
+    if weight is not None and tuple(weight.shape) != ns:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+                           f"{list(weight.shape)} and normalized_shape = {list(ns)}")
     dims = tuple(range(input.ndim - len(ns), input.ndim))
     if eps is None:
         eps = float(np.finfo(input._data.dtype).eps)
@@ -433,10 +468,20 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps:
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
                eps: float = 1e-5) -> Tensor:
     """Normalise each group of channels over (channels in group, spatial dims)."""
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
     n, c = input.shape[0], input.shape[1]
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {list(input.shape)} and num_groups={num_groups}")
+    if weight is not None and (weight.ndim != 1 or weight.numel() != c):
+        raise RuntimeError(f"Expected weight to be a vector of size equal to the number of channels in input, but "
+                           f"got weight of shape {list(weight.shape)} and input of shape {list(input.shape)}")
+    if bias is not None and (bias.ndim != 1 or bias.numel() != c):
+        # torch's message prints the weight's shape here
+        shown = weight if weight is not None else bias
+        raise RuntimeError(f"Expected bias to be a vector of size equal to the number of channels in input, but "
+                           f"got bias of shape {list(shown.shape)} and input of shape {list(input.shape)}")
     x = input.reshape(n, num_groups, -1)
     mean, var = _bn_stats(x, (2,))
     out = ((x - mean) / O.sqrt(var + eps)).reshape(input.shape)
@@ -507,16 +552,35 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
     np_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}.get(mode)
     if np_mode is None:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    npad = len(pad) // 2
+    if len(pad) % 2 == 0 and npad in (1, 2, 3) and input.ndim not in (npad + 1, npad + 2) or npad > 3:
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "circular":
+        for i in range(npad):
+            size = input.shape[input.ndim - 1 - i]
+            if int(pad[2 * i]) > size or int(pad[2 * i + 1]) > size:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
     out = input
-    for i in range(len(pad) // 2):
+    for i in range(npad):
         ax = input.ndim - 1 - i
         lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
         size = input.shape[ax]
         if mode == "reflect" and (lo >= size or hi >= size):
-            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
-                               f"but got: padding ({lo}, {hi}) at dimension {ax} of input {list(input.shape)}")
-        idx = np.pad(np.arange(size), (max(lo, 0), max(hi, 0)), mode=np_mode)
-        idx = idx[max(-lo, 0):len(idx) - max(-hi, 0)]
+            raise RuntimeError(f"Argument #{2 * i + 4}: Padding size should be less than the corresponding "
+                               f"input dimension, but got: padding ({lo}, {hi}) at dimension {ax} of input "
+                               f"{list(input.shape)}")
+        if mode == "circular":
+            # torch crops the negative sides first, then wraps the cropped tensor
+            idx = np.arange(size)[max(-lo, 0):size - max(-hi, 0)]
+            idx = np.pad(idx, (max(lo, 0), max(hi, 0)), mode=np_mode)
+        else:
+            idx = np.pad(np.arange(size), (max(lo, 0), max(hi, 0)), mode=np_mode)
+            idx = idx[max(-lo, 0):len(idx) - max(-hi, 0)]
         out = out[(slice(None),) * ax + (const(idx.astype(np.int64)),)]
     return out
 
@@ -540,34 +604,94 @@ def _interp_indices(in_size: int, out_size: int, scale, mode: str, align_corners
     return i0, i1, lam
 
 
+def _bicubic_taps(in_size: int, out_size: int, scale, align_corners: bool):
+    """Source rows and weights of PyTorch's bicubic kernel (A = -0.75, edge-clamped taps) along one dim."""
+    dst = np.arange(out_size, dtype=np.float64)
+    if align_corners:
+        s = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+        src = dst * s
+    else:
+        s = (1.0 / scale) if scale is not None and scale > 0 else in_size / out_size
+        src = (dst + 0.5) * s - 0.5  # not clamped at 0 for cubic
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    t = np.clip(src - i0, 0.0, 1.0)
+    a = -0.75
+
+    def conv1(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def conv2(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    w = [conv2(t + 1.0), conv1(t), conv1(1.0 - t), conv2(2.0 - t)]
+    idx = [np.clip(i0 - 1 + k, 0, in_size - 1) for k in range(4)]
+    return idx, w
+
+
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
                 recompute_scale_factor=None, antialias: bool = False) -> Tensor:
-    """Resize the spatial dims with 'nearest', 'nearest-exact', 'linear' or 'bilinear' sampling."""
+    """Resize the spatial dims: 'nearest', 'nearest-exact', 'linear', 'bilinear', 'trilinear', 'bicubic', 'area'."""
     nd = input.ndim - 2
     if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
                          "bicubic | trilinear")
     if mode in ("linear", "bilinear", "trilinear") and align_corners is None:
         align_corners = False
+    if mode == "bicubic" and align_corners is None:
+        align_corners = False
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
     spatial = input.shape[2:]
     if size is not None:
+        if isinstance(size, (list, tuple)) and len(size) != nd:
+            raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
+                             f"spatial dimensions of {list(spatial)} and output size of {size}. Please provide input "
+                             "tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
         out_size = tuple(size) if isinstance(size, (list, tuple)) else (size,) * nd
         scales = (None,) * nd
     elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)) and len(scale_factor) != nd:
+            raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                             f"with spatial dimensions of {list(spatial)} and scale_factor of shape {scale_factor}. "
+                             "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
+                             "(s1, s2, ...,sK) format.")
         sf = tuple(scale_factor) if isinstance(scale_factor, (list, tuple)) else (scale_factor,) * nd
         out_size = tuple(int(math.floor(s * f)) for s, f in zip(spatial, sf))
-        scales = (None,) * nd if recompute_scale_factor else sf
+        scales = (None,) * nd if recompute_scale_factor or mode == "area" else sf
     else:
         raise ValueError("either size or scale_factor should be defined")
-    if mode not in ("nearest", "nearest-exact", "linear", "bilinear", "trilinear"):
-        raise NotImplementedError(f"retrograd: interpolate mode '{mode}' is not implemented")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a "
+                         "4-D tensor as input")
+    wants = {"nearest": (3, 4, 5), "nearest-exact": (3, 4, 5), "area": (3, 4, 5), "linear": (3,), "bilinear": (4,),
+             "trilinear": (5,), "bicubic": (4,)}
+    if input.ndim not in wants.get(mode, ()):
+        need = {"linear": 3, "bilinear": 4, "trilinear": 5}
+        if input.ndim in (3, 4, 5) and mode in need:
+            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {need[mode]}D input")
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
+                                  "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+                                  f"nearest-exact (got {mode})")
+    if antialias or mode == "lanczos":
+        raise NotImplementedError("retrograd: interpolate with antialias=True is not implemented")
+    if mode == "area":
+        fn = (_nn.adaptive_avg_pool1d, _nn.adaptive_avg_pool2d, _nnm.adaptive_avg_pool3d)[nd - 1]
+        return fn(input, out_size)
     out = input
     for i in range(nd):
         ax = 2 + i
         key = (slice(None),) * ax
-        if mode.startswith("nearest"):
+        if mode == "bicubic":
+            idx, w = _bicubic_taps(spatial[i], out_size[i], scales[i], align_corners)
+            shape = (-1,) + (1,) * (input.ndim - ax - 1)
+            acc = None
+            for k in range(4):
+                term = out[key + (const(idx[k]),)] * const(w[k].reshape(shape).astype(input._data.dtype))
+                acc = term if acc is None else acc + term
+            out = acc
+        elif mode.startswith("nearest"):
             idx = _interp_indices(spatial[i], out_size[i], scales[i], mode, align_corners)
             out = out[key + (const(idx),)]
         else:
@@ -610,6 +734,14 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     r = upscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    if input.shape[-3] % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={input.shape[-3]} is not divisible by {r * r}")
     n, c, h, w = input.shape[-4:] if input.ndim >= 4 else (1,) + tuple(input.shape)
     lead = input.shape[:-3]
     x = input.reshape(*lead, c // (r * r), r, r, h, w)
@@ -664,6 +796,29 @@ def _repeat_heads(x: Tensor, rep: int) -> Tensor:
     return x.reshape(*shape[:-3], shape[-3] * rep, *shape[-2:])
 
 
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
+    # torch's _mha_shape_check (same messages); returns whether the input is batched
+    if query.ndim not in (2, 3):
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.ndim}-D query "
+                             "tensor")
+    b = query.ndim == 3
+    kind = "batched (3-D)" if b else "unbatched (2-D)"
+    if key.ndim != query.ndim or value.ndim != query.ndim:
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be {query.ndim}-D but found "
+                             f"{key.ndim}-D and {value.ndim}-D tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.ndim != query.ndim - 1:
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or {query.ndim - 1}-D "
+                             f"but found {key_padding_mask.ndim}-D tensor instead")
+    if attn_mask is not None:
+        if attn_mask.ndim not in (2, 3):
+            raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+                                 f"{attn_mask.ndim}-D tensor instead")
+        if not b and attn_mask.ndim == 3 and tuple(attn_mask.shape) != (num_heads, query.shape[0], key.shape[0]):
+            raise AssertionError(f"Expected `attn_mask` shape to be {(num_heads, query.shape[0], key.shape[0])} but "
+                                 f"got {attn_mask.shape}")
+    return b
+
+
 def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int,
                                  num_heads: int, in_proj_weight: Tensor | None, in_proj_bias: Tensor | None,
                                  bias_k: Tensor | None, bias_v: Tensor | None, add_zero_attn: bool,
@@ -675,7 +830,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
                                  static_k=None, static_v=None, average_attn_weights: bool = True,
                                  is_causal: bool = False) -> tuple:
     """Multi-head attention on (L, N, E) inputs (or unbatched (L, E)); returns (output, weights)."""
-    batched = query.ndim == 3
+    batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
@@ -702,6 +857,10 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     # masks -> one additive float mask of shape (bsz, heads, tgt, src) or broadcastable
     mask = None
     if attn_mask is not None:
+        want = (tgt_len, src_len) if attn_mask.ndim == 2 else (bsz * num_heads, tgt_len, src_len)
+        if tuple(attn_mask.shape) != want:
+            raise RuntimeError(f"The shape of the {attn_mask.ndim}D attn_mask is {attn_mask.shape}, but should be "
+                               f"{want}.")
         if attn_mask.dtype is D.bool_:
             attn_mask = const(np.where(attn_mask._data, -np.inf, 0.0).astype(q._data.dtype))
         if attn_mask.ndim == 3:
@@ -725,6 +884,10 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
             key_padding_mask = pad(key_padding_mask, (0, 1))
         src_len += 1
     if key_padding_mask is not None:
+        for i, want in enumerate((bsz, src_len)):
+            if key_padding_mask.shape[i] != want:
+                raise AssertionError(f"Expected key_padded_mask.shape[{i}] to be {want}, but got "
+                                     f"{key_padding_mask.shape[i]}")
         kpm = key_padding_mask._data
         kpm = np.where(kpm, -np.inf, 0.0) if kpm.dtype == bool else kpm
         kpm = const(kpm.astype(q._data.dtype).reshape(bsz, 1, 1, src_len))
@@ -758,6 +921,19 @@ from ._functional_more import *  # noqa
 from ._losses_more import *  # noqa
 # softshrink / hardshrink / prelu / rrelu: primitives with PyTorch's nodes and special-value behaviour
 from .._ops.nn_ops_more import hardshrink, prelu, softshrink  # noqa: E402,F401
+from .._ops.nn_ops_more import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402,F401
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices: bool = False, _random_samples=None) -> tuple:
+    """(values, indices) of :func:`fractional_max_pool2d`."""
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices: bool = False, _random_samples=None) -> tuple:
+    """(values, indices) of :func:`fractional_max_pool3d`."""
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True, _random_samples)
 
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,

@@ -253,10 +253,7 @@ class PReLU(Module):
         init.constant_(self.weight, self.init)
 
     def forward(self, input: Tensor) -> Tensor:
-        w = self.weight
-        if input.ndim >= 2 and self.num_parameters > 1:
-            w = w.reshape((-1,) + (1,) * (input.ndim - 2))
-        return O.where(input > 0, input, input * w)
+        return F.prelu(input, self.weight)
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"

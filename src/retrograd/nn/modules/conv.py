@@ -171,17 +171,18 @@ class _ConvTransposeNd(_ConvNd):
         if len(output_size) != num_spatial_dims:
             raise ValueError(f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, output_size must have "
                              f"{num_spatial_dims} or {num_spatial_dims + 2} elements (got {len(output_size)})")
+        # torch computes every dimension's range first and reports them all in the message
+        min_sizes = [((input.size(d + input.dim() - num_spatial_dims) - 1) * stride[d] - 2 * padding[d]
+                      + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1)
+                     for d in range(num_spatial_dims)]
+        max_sizes = [min_sizes[d] + stride[d] - 1 for d in range(num_spatial_dims)]
         res = []
         for d in range(num_spatial_dims):
-            dim_size = input.size(d + input.dim() - num_spatial_dims)
-            min_size = ((dim_size - 1) * stride[d] - 2 * padding[d]
-                        + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1)
-            max_size = min_size + stride[d] - 1
             size = output_size[d]
-            if size < min_size or size > max_size:
+            if size < min_sizes[d] or size > max_sizes[d]:
                 raise ValueError(f"requested an output size of {output_size}, but valid sizes range from "
-                                 f"{[min_size]} to {[max_size]} (for an input of {list(input.shape[2:])})")
-            res.append(size - min_size)
+                                 f"{min_sizes} to {max_sizes} (for an input of {input.size()[2:]})")
+            res.append(size - min_sizes[d])
         return tuple(res)
 
     def forward(self, input: Tensor, output_size=None) -> Tensor:

@@ -46,9 +46,8 @@ class Unflatten(Module):
         self.unflattened_size = unflattened_size
 
     def forward(self, input: Tensor) -> Tensor:
-        d = self.dim % input.ndim
-        shape = tuple(input.shape[:d]) + tuple(self.unflattened_size) + tuple(input.shape[d + 1:])
-        return input.view(shape) if input.is_contiguous() else input.reshape(shape)
+        # Tensor.unflatten: torch's checks and messages, and a -1 entry is inferred
+        return input.unflatten(self.dim, self.unflattened_size)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -40,6 +40,16 @@ class _InstanceNorm(_NormBase):
                           "warning by not passing in num_features, which is not used because affine=False")
         unbatched = input.ndim == no_batch
         x = input.unsqueeze(0) if unbatched else input
+        use_input_stats = self.training or not self.track_running_stats
+        # torch's F.instance_norm checks (the functional here words them differently): the spatial size,
+        # then the running stats, repeated over the batch, as batch_norm sees them
+        if use_input_stats and x[0, 0].numel() <= 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {x.size()}")
+        n, c = x.shape[0], x.shape[1]
+        for name, t in (("running_mean", self.running_mean), ("running_var", self.running_var),
+                        ("weight", self.weight), ("bias", self.bias)):
+            if t is not None and t.numel() != c:
+                raise RuntimeError(f"{name} should contain {n * c} elements not {n * t.numel()}")
         out = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,
                               self.training or not self.track_running_stats,
                               self.momentum if self.momentum is not None else 0.0, self.eps)

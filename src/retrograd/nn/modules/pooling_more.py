@@ -6,6 +6,7 @@ tensor([[[5.]]])
 """
 from __future__ import annotations
 
+from ..._ops import nn_ops_more as _nnm
 from ..._ops.nn_ops import _tuple
 from ..._tensor import Tensor
 from .. import functional as F
@@ -13,7 +14,7 @@ from .module import Module
 from .pooling import _AdaptiveMaxPoolNd, _AdaptivePoolNd, _AvgPoolNd
 
 __all__ = ["LPPool1d", "LPPool2d", "LPPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool1d",
-           "MaxUnpool2d", "MaxUnpool3d"]
+           "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d"]
 
 
 class _LPPoolNd(Module):
@@ -97,4 +98,47 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
 class MaxUnpool3d(_MaxUnpoolNd):
     """Partial inverse of MaxPool3d (needs its indices)."""
+    _nd = 3
+
+
+class _FractionalMaxPoolNd(Module):
+    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+    _nd = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+                 _random_samples=None) -> None:
+        super().__init__()
+        nd = self._nd
+        self.kernel_size = _tuple(kernel_size, nd)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _tuple(output_size, nd) if output_size is not None else None
+        # torch's _pair / _triple: a sequence is kept as given, a number is repeated (floats stay floats)
+        self.output_ratio = (tuple(output_ratio) if isinstance(output_ratio, (list, tuple)) else (output_ratio,) * nd
+                             ) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input: Tensor):
+        fn = _nnm.fractional_max_pool2d if self._nd == 2 else _nnm.fractional_max_pool3d
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio, return_indices=self.return_indices,
+                  _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Max pooling over pseudo-randomly placed windows of (N, C, H, W) (Graham, 2014).
+
+    >>> import retrograd as torch
+    >>> torch.nn.FractionalMaxPool2d(2, output_size=3)(torch.ones(1, 1, 5, 5)).shape
+    retrograd.Size([1, 1, 3, 3])
+    """
+    _nd = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Fractional max pooling of (N, C, T, H, W)."""
     _nd = 3

@@ -61,6 +61,18 @@ class RNNCellBase(Module):
             input = input.unsqueeze(0)
         return input, batched
 
+    def _check(self, input: Tensor, *hs: Tensor) -> None:
+        # torch's check_rnn_cell_forward_input / _hidden, in its order and words
+        if input.shape[1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} expected {self.input_size}")
+        for i, h in enumerate(hs):
+            if input.shape[0] != h.shape[0]:
+                raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match hidden{i} batch size "
+                                   f"{h.shape[0]}")
+            if h.shape[1] != self.hidden_size:
+                raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {h.shape[1]}, expected "
+                                   f"{self.hidden_size}")
+
     def _zeros(self, input: Tensor) -> Tensor:
         return C.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
 
@@ -81,6 +93,7 @@ class RNNCell(RNNCellBase):
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, batched = self._prep(input, hx, "RNNCell")
         hx = self._zeros(input) if hx is None else (hx if batched else hx.unsqueeze(0))
+        self._check(input, hx)
         gi, gh = self._gates(input, hx)
         if self.nonlinearity == "tanh":
             ret = O.tanh(gi + gh)
@@ -105,6 +118,7 @@ class LSTMCell(RNNCellBase):
         elif not batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
         h, c = hx
+        self._check(input, h, c)
         gi, gh = self._gates(input, h)
         gates = gi + gh
         n = self.hidden_size
@@ -128,6 +142,7 @@ class GRUCell(RNNCellBase):
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, batched = self._prep(input, hx, "GRUCell")
         hx = self._zeros(input) if hx is None else (hx if batched else hx.unsqueeze(0))
+        self._check(input, hx)
         gi, gh = self._gates(input, hx)
         n = self.hidden_size
         r = O.sigmoid(gi.narrow(1, 0, n) + gh.narrow(1, 0, n))
