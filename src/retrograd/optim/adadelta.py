@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
+from .optimizer import (Optimizer, _check_capturable, _check_lr, _lr, _check_nonnegative, _grad, _weight_decay,
+                        _zeros_like)
 
 __all__ = ["Adadelta"]
 
@@ -26,7 +27,7 @@ class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho: float = 0.9, eps: float = 1e-6, weight_decay: float = 0,
                  foreach: bool | None = None, *, capturable: bool = False, maximize: bool = False,
                  differentiable: bool = False) -> None:
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
         _check_nonnegative(eps, "epsilon value")
@@ -45,7 +46,8 @@ class Adadelta(Optimizer):
         """One Adadelta step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, rho, eps, wd = _scalar(group["lr"]), group["rho"], group["eps"], group["weight_decay"]
+            _check_capturable(self, group, devices="['cuda', 'xpu', 'hpu', 'privateuseone']")
+            lr, rho, eps, wd = _lr(group["lr"]), group["rho"], group["eps"], group["weight_decay"]
             for p, state in self._params_with_grad(group):
                 state["step"]._data += 1
                 x, g = p._data, _grad(p, group["maximize"])

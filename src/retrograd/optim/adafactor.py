@@ -6,7 +6,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _grad, _new_state, _scalar
+from .optimizer import Optimizer, _lr, _grad, _new_state
 
 __all__ = ["Adafactor"]
 
@@ -70,7 +70,7 @@ class Adafactor(Optimizer):
             for p in group["params"]:
                 if p._grad is not None and p.is_complex():
                     raise RuntimeError("Adafactor does not support complex parameters")
-            lr, wd, d, beta2_decay = _scalar(group["lr"]), group["weight_decay"], group["d"], group["beta2_decay"]
+            lr, wd, d, beta2_decay = _lr(group["lr"]), group["weight_decay"], group["d"], group["beta2_decay"]
             eps1, eps2 = group["eps"]
             for p, state in self._params_with_grad(group):
                 x, g = p._data, _grad(p, group["maximize"])

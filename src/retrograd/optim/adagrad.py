@@ -5,7 +5,7 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _check_nonnegative, _grad, _new_state, _scalar, _weight_decay
+from .optimizer import Optimizer, _check_lr, _check_fused, _lr, _check_nonnegative, _grad, _new_state, _weight_decay
 
 __all__ = ["Adagrad"]
 
@@ -28,11 +28,12 @@ class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach: bool | None = None, *,
                  maximize: bool = False, differentiable: bool = False, fused: bool | None = None) -> None:
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr)
         _check_nonnegative(lr_decay, "lr_decay value")
         _check_nonnegative(weight_decay, "weight_decay value")
         _check_nonnegative(initial_accumulator_value, "initial_accumulator_value value")
         _check_nonnegative(eps, "epsilon value")
+        _check_fused(fused, foreach, differentiable)
         self._check_differentiable(differentiable)
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach, maximize=maximize,
@@ -54,7 +55,7 @@ class Adagrad(Optimizer):
         """One Adagrad step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, wd, lr_decay, eps = _scalar(group["lr"]), group["weight_decay"], group["lr_decay"], group["eps"]
+            lr, wd, lr_decay, eps = _lr(group["lr"]), group["weight_decay"], group["lr_decay"], group["eps"]
             for p, state in self._params_with_grad(group):
                 step_t = state["step"]
                 step_t._data += 1

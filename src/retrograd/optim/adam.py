@@ -4,7 +4,8 @@ from __future__ import annotations
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _check_betas, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
+from .optimizer import (Optimizer, _check_capturable, _check_lr, _check_fused, _lr, _check_betas, _check_nonnegative,
+                        _grad, _scalar, _weight_decay, _zeros_like)
 
 __all__ = ["Adam"]
 
@@ -29,12 +30,13 @@ class Adam(Optimizer):
                  amsgrad: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False, fused: bool | None = None,
                  decoupled_weight_decay: bool = False) -> None:
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr, foreach, capturable, tensor_foreach=True)
         _check_nonnegative(eps, "epsilon value")
         _check_betas(betas)
         _check_nonnegative(weight_decay, "weight_decay value")
         if not (all(isinstance(b, float) for b in betas[:2]) or all(isinstance(b, Tensor) for b in betas[:2])):
             raise ValueError("betas must be either both floats or both Tensors")
+        _check_fused(fused, foreach, differentiable)
         self._check_differentiable(differentiable)
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, foreach=foreach, capturable=capturable, differentiable=differentiable,
@@ -52,8 +54,11 @@ class Adam(Optimizer):
         """One Adam step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
+            _check_capturable(self, group)
             beta1, beta2 = (_scalar(b) for b in group["betas"])
-            lr, wd, eps = _scalar(group["lr"]), group["weight_decay"], group["eps"]
+            # (the fused kernel reads a tensor lr as a double: no float32 rounding of lr arithmetic)
+            lr = _scalar(group["lr"]) if group["fused"] else _lr(group["lr"])
+            wd, eps = group["weight_decay"], group["eps"]
             for p, state in self._params_with_grad(group):
                 x, g = p._data, _grad(p, group["maximize"])
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data

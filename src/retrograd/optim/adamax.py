@@ -5,7 +5,8 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _check_betas, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
+from .optimizer import (Optimizer, _check_capturable, _check_lr, _lr, _check_betas, _check_nonnegative, _grad,
+                        _weight_decay, _zeros_like)
 
 __all__ = ["Adamax"]
 
@@ -27,7 +28,7 @@ class Adamax(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  foreach: bool | None = None, *, maximize: bool = False, differentiable: bool = False,
                  capturable: bool = False) -> None:
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr)
         _check_nonnegative(eps, "epsilon value")
         _check_betas(betas)
         _check_nonnegative(weight_decay, "weight_decay value")
@@ -45,8 +46,9 @@ class Adamax(Optimizer):
         """One Adamax step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
+            _check_capturable(self, group)
             beta1, beta2 = group["betas"]
-            lr, eps, wd = _scalar(group["lr"]), group["eps"], group["weight_decay"]
+            lr, eps, wd = _lr(group["lr"]), group["eps"], group["weight_decay"]
             for p, state in self._params_with_grad(group):
                 step_t = state["step"]
                 step_t._data += 1

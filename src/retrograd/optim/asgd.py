@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _check_nonnegative, _grad, _new_state, _scalar, _zeros_like
+from .optimizer import (Optimizer, _check_capturable, _check_lr, _lr, _check_nonnegative, _grad, _new_state, _scalar,
+                        _zeros_like)
 
 __all__ = ["ASGD"]
 
@@ -29,9 +29,7 @@ class ASGD(Optimizer):
     def __init__(self, params, lr=1e-2, lambd: float = 1e-4, alpha: float = 0.75, t0: float = 1e6,
                  weight_decay: float = 0, foreach: bool | None = None, maximize: bool = False,
                  differentiable: bool = False, capturable: bool = False) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr)
         _check_nonnegative(weight_decay, "weight_decay value")
         self._check_differentiable(differentiable)
         defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, foreach=foreach,
@@ -49,7 +47,8 @@ class ASGD(Optimizer):
         """One ASGD step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, lambd, alpha, t0, wd = (_scalar(group["lr"]), group["lambd"], group["alpha"], group["t0"],
+            _check_capturable(self, group, "params, mus, etas, and state_steps")
+            lr, lambd, alpha, t0, wd = (_lr(group["lr"]), group["lambd"], group["alpha"], group["t0"],
                                         group["weight_decay"])
             for p, state in self._params_with_grad(group):
                 x, g = p._data, _grad(p, group["maximize"])

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import (Optimizer, _check_betas, _check_nonnegative, _grad, _scalar, _step_tensor, _weight_decay,
-                        _zeros_like)
+from .optimizer import (Optimizer, _check_capturable, _check_lr, _lr, _check_betas, _check_nonnegative, _grad,
+                        _step_tensor, _weight_decay, _zeros_like)
 
 __all__ = ["NAdam"]
 
@@ -29,7 +29,7 @@ class NAdam(Optimizer):
                  momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *,
                  foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False) -> None:
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr)
         _check_nonnegative(eps, "epsilon value")
         _check_betas(betas)
         _check_nonnegative(weight_decay, "weight_decay value")
@@ -50,8 +50,9 @@ class NAdam(Optimizer):
         """One NAdam step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
+            _check_capturable(self, group, "params, mu_products and state_steps")
             beta1, beta2 = group["betas"]
-            lr, wd, eps = _scalar(group["lr"]), group["weight_decay"], group["eps"]
+            lr, wd, eps = _lr(group["lr"]), group["weight_decay"], group["eps"]
             momentum_decay = group["momentum_decay"]
             for p, state in self._params_with_grad(group):
                 step_t, mu_product = state["step"], state["mu_product"]

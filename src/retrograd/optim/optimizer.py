@@ -439,3 +439,43 @@ def _check_betas(betas) -> None:
     for i in (0, 1):
         if not 0.0 <= betas[i] < 1.0:
             raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+
+
+def _lr(x):
+    """A learning rate for arithmetic: a Python number as is; a (1-element) tensor as a NumPy scalar of
+    its dtype, so ``1 - lr * wd`` or ``lr / bias_correction`` round in that dtype (float32 for
+    ``torch.tensor(0.01)``), as PyTorch's 0-d tensor arithmetic does (NEP 50 weak Python scalars)."""
+    return x._data.reshape(())[()] if isinstance(x, Tensor) else x
+
+
+def _check_lr(lr, foreach=None, capturable: bool = False, tensor_foreach: bool = False) -> None:
+    """PyTorch's learning-rate checks: Adam/AdamW refuse a tensor ``lr`` with ``foreach=True`` (and
+    not capturable); a tensor ``lr`` must have one element; ``lr`` must be ``>= 0``."""
+    if isinstance(lr, Tensor):
+        if tensor_foreach and foreach and not capturable:
+            raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
+        if lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+    _check_nonnegative(lr, "learning rate")
+
+
+def _check_fused(fused, foreach, differentiable) -> None:
+    """PyTorch's constructor checks for ``fused=True`` (before anything looks at ``differentiable``)."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+_CAPTURABLE_DEVICES = "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']"
+
+
+def _check_capturable(opt: "Optimizer", group: dict[str, Any], what: str = "params and state_steps",
+                      devices: str = _CAPTURABLE_DEVICES) -> None:
+    """``capturable=True`` needs an accelerator: PyTorch's single-tensor step raises this
+    ``AssertionError`` for the first CPU parameter with a gradient (after the states are created)."""
+    if group.get("capturable") and any(p._grad is not None for p in group["params"]):
+        for _ in opt._params_with_grad(group):
+            pass
+        raise AssertionError(f"If capturable=True, {what} must be on supported devices: {devices}.")

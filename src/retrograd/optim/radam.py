@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _check_betas, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
+from .optimizer import (Optimizer, _check_capturable, _check_lr, _lr, _check_betas, _check_nonnegative, _grad,
+                        _weight_decay, _zeros_like)
 
 __all__ = ["RAdam"]
 
@@ -27,7 +28,7 @@ class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False) -> None:
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr)
         _check_nonnegative(eps, "epsilon value")
         _check_betas(betas)
         _check_nonnegative(weight_decay, "weight_decay value")
@@ -46,8 +47,9 @@ class RAdam(Optimizer):
         """One RAdam step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
+            _check_capturable(self, group)
             beta1, beta2 = group["betas"]
-            lr, wd, eps = _scalar(group["lr"]), group["weight_decay"], group["eps"]
+            lr, wd, eps = _lr(group["lr"]), group["weight_decay"], group["eps"]
             for p, state in self._params_with_grad(group):
                 step_t = state["step"]
                 x, g = p._data, _grad(p, group["maximize"])

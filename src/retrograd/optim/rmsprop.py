@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _check_nonnegative, _grad, _scalar, _weight_decay, _zeros_like
+from .optimizer import (Optimizer, _check_capturable, _check_lr, _lr, _check_nonnegative, _grad, _weight_decay,
+                        _zeros_like)
 
 __all__ = ["RMSprop"]
 
@@ -27,7 +28,7 @@ class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha: float = 0.99, eps: float = 1e-8, weight_decay: float = 0,
                  momentum: float = 0, centered: bool = False, capturable: bool = False,
                  foreach: bool | None = None, maximize: bool = False, differentiable: bool = False) -> None:
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr)
         _check_nonnegative(eps, "epsilon value")
         _check_nonnegative(momentum, "momentum value")
         _check_nonnegative(weight_decay, "weight_decay value")
@@ -50,7 +51,8 @@ class RMSprop(Optimizer):
         """One RMSprop step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, alpha, eps = _scalar(group["lr"]), group["alpha"], group["eps"]
+            _check_capturable(self, group)
+            lr, alpha, eps = _lr(group["lr"]), group["alpha"], group["eps"]
             wd, momentum = group["weight_decay"], group["momentum"]
             for p, state in self._params_with_grad(group):
                 x, g = p._data, _grad(p, group["maximize"])

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import _kernels as K
-from .optimizer import Optimizer, _check_nonnegative, _grad, _new_state, _scalar, _zeros_like
+from .optimizer import Optimizer, _check_capturable, _check_lr, _grad, _new_state, _scalar, _zeros_like
 
 __all__ = ["Rprop"]
 
@@ -29,9 +28,7 @@ class Rprop(Optimizer):
     def __init__(self, params, lr=1e-2, etas: tuple[float, float] = (0.5, 1.2),
                  step_sizes: tuple[float, float] = (1e-6, 50), *, capturable: bool = False,
                  foreach: bool | None = None, maximize: bool = False, differentiable: bool = False) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check_nonnegative(lr, "learning rate")
+        _check_lr(lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
         self._check_differentiable(differentiable)
@@ -48,6 +45,7 @@ class Rprop(Optimizer):
         """One Rprop step; ``closure`` (optional) re-evaluates and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
+            _check_capturable(self, group)
             etaminus, etaplus = group["etas"]
             smin, smax = group["step_sizes"]
             for p, state in self._params_with_grad(group):

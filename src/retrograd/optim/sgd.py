@@ -8,7 +8,8 @@ import numpy as np
 from ..autograd.grad_mode import no_grad
 from .._tensor import bump_version
 from . import _kernels as K
-from .optimizer import Optimizer, _grad, _new_state, _scalar, required
+from .._tensor import Tensor
+from .optimizer import Optimizer, _check_fused, _grad, _new_state, _scalar, required
 
 __all__ = ["SGD"]
 
@@ -103,6 +104,8 @@ class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
                  nesterov: bool = False, *, maximize: bool = False, foreach: bool | None = None,
                  differentiable: bool = False, fused: bool | None = None) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
         if lr is not required and lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -114,6 +117,7 @@ class SGD(Optimizer):
                         fused=fused)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        _check_fused(fused, foreach, differentiable)
         self._check_differentiable(differentiable)
         super().__init__(params, defaults)
 
