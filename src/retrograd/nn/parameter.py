@@ -12,7 +12,8 @@ def _as_tensor_data(data):
 
         return empty(0)
     if not isinstance(data, Tensor):
-        raise TypeError(f"Parameter.__new__(): argument 'data' (position 1) must be Tensor, not {type(data).__name__}")
+        # PyTorch calls ``data.detach()`` on anything that is not exactly a Tensor
+        raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
     return data
 
 
@@ -36,6 +37,9 @@ class Parameter(Tensor):
         Tensor._init(t, data._data, False)
         t._vc = data._vcounter()
         if requires_grad:
+            if not (data.is_floating_point() or data.is_complex()):
+                # the message of PyTorch's Tensor._make_subclass (requires_grad_ words it differently)
+                raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
             t.requires_grad_(True)
         return t
 
@@ -53,9 +57,8 @@ class Parameter(Tensor):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
+        # like PyTorch's Parameter.__deepcopy__: data and requires_grad only, the .grad is not copied
         new = Parameter(Tensor._wrap(self._data.copy(), False, None, 0), self._requires_grad)
-        if self._grad is not None:
-            new._grad = self._grad.__deepcopy__(memo)
         memo[id(self)] = new
         return new
 

@@ -102,6 +102,23 @@ class Sequential(Module):
                 offset += 1
         return combined
 
+    def __rmul__(self, other: int) -> "Sequential":
+        return self.__mul__(other)
+
+    def __imul__(self, other: int) -> "Sequential":
+        # in place: the same module objects repeated, as PyTorch does
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        n = len(self)
+        offset = n
+        for _ in range(other - 1):
+            for i in range(n):
+                self.add_module(str(i + offset), self._modules[str(i)])
+            offset += n
+        return self
+
     def __dir__(self):
         return [k for k in super().__dir__() if not k.isdigit()]
 

@@ -262,6 +262,22 @@ class Module:
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return mod
 
+    def set_submodule(self, target: str, module: "Module", strict: bool = False) -> None:
+        """Replace (or, unless ``strict``, add) the sub-module at dotted path ``target``."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError("`" + "module" + f"` is not an nn.Module, found {type(module)}")
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
+        if hasattr(parent, atoms[-1]):
+            mod = getattr(parent, atoms[-1])
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
+        setattr(parent, atoms[-1], module)
+
     def get_parameter(self, target: str) -> Parameter:
         mod, param_name = _owner_of(self, target)
         param = getattr(mod, param_name)
@@ -512,6 +528,9 @@ class Module:
                 check_device(a)
             elif a is None or isinstance(a, bool):
                 continue
+            elif isinstance(a, int):
+                # an int is an accelerator index in PyTorch
+                raise RuntimeError("Cannot access accelerator device when none is available.")
             else:
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
         if dtype is not None and not dtype.is_floating_point:
@@ -535,6 +554,17 @@ class Module:
         from ... import _dtype as D
 
         return self._apply(lambda t: t.to(D.float16) if t.is_floating_point() else t)
+
+    def bfloat16(self) -> "Module":
+        from ... import _dtype as D
+
+        return self._apply(lambda t: t.to(D.bfloat16) if t.is_floating_point() else t)
+
+    def to_empty(self, *, device, recurse: bool = True) -> "Module":
+        """Parameters and buffers replaced by uninitialized tensors of the same shape and dtype."""
+        from ... import _creation
+
+        return self._apply(lambda t: _creation.empty_like(t, device=device), recurse=recurse)
 
     def type(self, dst_type) -> "Module":
         return self._apply(lambda t: t.type(dst_type))
@@ -672,26 +702,31 @@ class Module:
         state_dict = OrderedDict(state_dict)
         if metadata is not None:
             state_dict._metadata = metadata
-        # an explicit work list instead of recursion; children after their parent, in order
-        work = [(self, state_dict, "")]
+        # an explicit work list instead of recursion: a module loads before its children (in order) and
+        # its load_state_dict post-hooks run once its whole subtree is loaded, as in PyTorch's recursion
+        work: list = [(self, state_dict, "", False)]
         while work:
-            module, local_sd, prefix = work.pop()
+            module, local_sd, prefix, done = work.pop()
+            if done:
+                incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
+                for hook in module._load_state_dict_post_hooks.values():
+                    if hook(module, incompatible) is not None:
+                        raise AssertionError(
+                            "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to "
+                            "return new values, if incompatible_keys need to be modified, it should be done "
+                            "inplace.")
+                continue
             local_metadata = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
             if assign:
                 local_metadata["assign_to_params_buffers"] = assign
             module._load_from_state_dict(local_sd, prefix, local_metadata, True, missing_keys, unexpected_keys,
                                          error_msgs)
+            work.append((module, local_sd, prefix, True))
             kids = []
             for name, child in module._modules.items():
                 if child is not None:
                     cp = prefix + name + "."
-                    kids.append((child, {k: v for k, v in local_sd.items() if k.startswith(cp)}, cp))
-            incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
-            for hook in module._load_state_dict_post_hooks.values():
-                if hook(module, incompatible) is not None:
-                    raise AssertionError(
-                        "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return "
-                        "new values, if incompatible_keys need to be modified, it should be done inplace.")
+                    kids.append((child, {k: v for k, v in local_sd.items() if k.startswith(cp)}, cp, False))
             work.extend(reversed(kids))
         if strict:
             if unexpected_keys:

@@ -114,6 +114,12 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
         sorted_indices = _long(order)
         lens = lens[order]
         input = O.index_select(input, 0 if batch_first else 1, sorted_indices)
+    batch = input.shape[0 if batch_first else 1] if input.ndim > 1 else None
+    if input.numel() == 0:
+        raise RuntimeError("Cannot pack empty tensors.")
+    if batch is not None and lens.size != batch:
+        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got {lens.size} "
+                           f"(batch_size={batch})")
     if lens.size and lens.min() <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' "
                            "that is <= 0")
@@ -169,6 +175,19 @@ def _fill(shape: tuple, value: float, like: Tensor) -> Tensor:
     return const(np.full(shape, value, dtype=like._data.dtype))
 
 
+def _expand_like_copy(src: Tensor, shape: tuple) -> Tensor:
+    # PyTorch copies each sequence into a slice shaped by the first one's trailing dims (``copy_``
+    # broadcasting): its error text when the shapes do not broadcast
+    a, b = list(shape), list(src.shape)
+    nd = max(len(a), len(b))
+    a, b = [1] * (nd - len(a)) + a, [1] * (nd - len(b)) + b
+    for i in range(nd - 1, -1, -1):
+        if a[i] != b[i] and b[i] != 1 and a[i] != 1:
+            raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) at "
+                               f"non-singleton dimension {i}")
+    return src.expand(*shape)
+
+
 def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.0,
                  padding_side: str = "right") -> Tensor:
     """Stack variable-length tensors (L_i, *) into (L_max, B, *) (or (B, L_max, *)), padding the rest.
@@ -187,8 +206,11 @@ def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
     L = max(s.shape[0] for s in sequences)
+    trailing = tuple(sequences[0].shape[1:])
     out = []
     for s in sequences:
+        if tuple(s.shape[1:]) != trailing:
+            s = _expand_like_copy(s, (s.shape[0],) + trailing)
         n = L - s.shape[0]
         if n:
             pad = _fill((n,) + tuple(s.shape[1:]), padding_value, s)
