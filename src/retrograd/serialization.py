@@ -1,7 +1,7 @@
 """``save`` / ``load``: tensors and nested containers in a file format that never runs code.
 
-The format (version 1)
-----------------------
+The format (versions 1 and 2)
+-----------------------------
 A ZIP archive whose entries are all *stored* (uncompressed):
 
 * ``retrograd.json`` -- a JSON document ``{"format": "retrograd.save", "version": 1,
@@ -14,6 +14,10 @@ or a tagged object ``{"$": tag, ...}`` for everything else: ``list``, ``tuple``,
 ``odict`` (OrderedDict, with its ``_metadata`` attribute if any), ``counter``, ``tensor``
 (an index into ``tensors`` plus ``requires_grad``), ``bytes``, ``dtype``, ``size``,
 ``device`` and ``npscalar``.  Dict keys are nodes too, so ``int`` and ``tuple`` keys survive.
+Version 2 (written only when needed) adds views: distinct tensors that share one NumPy buffer
+(``t`` and ``t[1:]``) are saved once as that flat buffer, and each tensor node carries ``"o"``
+(which tensor object) and ``"view": {"offset", "shape", "stride"}`` (in elements), so after
+loading they share memory again, as PyTorch's storages do.
 Saving anything else raises ``TypeError``: the format is "weights only" by construction.
 
 Loading reads the JSON and the ``.npy`` headers with size checks (declared sizes must match
@@ -27,7 +31,7 @@ read: their ``data.pkl`` is unpickled by a restricted unpickler that resolves on
 ``collections.OrderedDict``, ``torch._utils._rebuild_tensor_v2`` / ``_rebuild_parameter``,
 the ``torch.*Storage`` names, ``torch.Size`` and ``torch`` dtypes (mapped to NumPy-backed
 retrograd tensors); any other global raises ``pickle.UnpicklingError`` before it is called.
-Tensors that share memory are saved as separate copies unless they are the same object.
+Tensors of a PyTorch checkpoint that share a storage share memory after loading, too.
 """
 from __future__ import annotations
 
@@ -48,7 +52,7 @@ from ._tensor import Tensor
 __all__ = ["save", "load"]
 
 FORMAT = "retrograd.save"
-VERSION = 1
+VERSION = 2  # the newest version written; 1 = no views, 2 = tensor nodes may carry "o" and "view"
 _HEADER = "retrograd.json"
 _ZIP_MAGIC = b"PK\x03\x04"
 _MAX_DEPTH = 512
@@ -59,23 +63,65 @@ _ALLOWED = {np.dtype(n) for n in ("bool", "uint8", "int8", "int16", "int32", "in
 
 
 # ---------------------------------------------------------------------------------------- save
+def _root_array(a: np.ndarray) -> np.ndarray:
+    """The ndarray at the bottom of ``a``'s chain of NumPy views (the tensor's "storage")."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def _geometry(a: np.ndarray, root: np.ndarray) -> tuple[int, list[int], list[int]] | None:
+    """(offset, shape, stride) in elements of view ``a`` into contiguous ``root``, or None if not expressible."""
+    size = root.dtype.itemsize
+    if a.dtype != root.dtype or not (root.flags.c_contiguous or root.flags.f_contiguous) or a.size == 0:
+        return None
+    offset = a.ctypes.data - root.ctypes.data
+    if offset < 0 or offset % size or any(st < 0 or st % size for st in a.strides):
+        return None
+    return offset // size, list(a.shape), [st // size for st in a.strides]
+
+
 class _Encoder:
     def __init__(self) -> None:
         self.arrays: list[np.ndarray] = []
         self.meta: list[dict] = []
-        self.ids: dict[int, int] = {}
+        self.objs: dict[int, tuple[Tensor, list[dict]]] = {}  # id(tensor) -> (tensor, its nodes)
+        self.has_views = False
 
     def tensor(self, t: Tensor) -> dict:
-        k = self.ids.get(id(t))
-        if k is None:
-            k = self.ids[id(t)] = len(self.arrays)
-            arr = np.array(t._data, order="C", copy=True)  # (ascontiguousarray would make 0-d 1-d)
-            self.arrays.append(arr)
-            self.meta.append({"file": f"tensors/{k}.npy", "dtype": arr.dtype.name, "shape": list(arr.shape)})
-        node = {"$": "tensor", "i": k, "requires_grad": bool(t._requires_grad)}
+        node = {"$": "tensor", "i": None, "requires_grad": bool(t._requires_grad)}  # "i" is set by finish()
         if type(t).__name__ == "Parameter":
             node["parameter"] = True
+        self.objs.setdefault(id(t), (t, []))[1].append(node)
         return node
+
+    def _add(self, arr: np.ndarray) -> int:
+        k = len(self.arrays)
+        self.arrays.append(arr)
+        self.meta.append({"file": f"tensors/{k}.npy", "dtype": arr.dtype.name, "shape": list(arr.shape)})
+        return k
+
+    def finish(self) -> None:
+        """Give every tensor node its array.  Distinct tensors that view one NumPy buffer (``t`` and
+        ``t[1:]``) are saved as views of that buffer, so they still share memory after loading,
+        as in PyTorch; everything else is saved as its own C-contiguous copy."""
+        groups: dict[int, list[tuple[int, Tensor, list[dict]]]] = {}
+        for o, (t, nodes) in enumerate(self.objs.values()):
+            groups.setdefault(id(_root_array(t._data)), []).append((o, t, nodes))
+        for members in groups.values():
+            root = _root_array(members[0][1]._data)
+            views = [_geometry(t._data, root) for _, t, _ in members] if len(members) > 1 else [None]
+            if any(v is None for v in views):
+                for _, t, nodes in members:
+                    k = self._add(np.array(t._data, order="C", copy=True))  # (ascontiguousarray makes 0-d 1-d)
+                    for node in nodes:
+                        node["i"] = k
+                continue
+            k = self._add(np.array(root.ravel(order="A"), copy=True))  # memory order, as the offsets are
+            self.has_views = True
+            for (o, _, nodes), (offset, shape, stride) in zip(members, views):
+                for node in nodes:
+                    node.update(i=k, o=o, view={"offset": offset, "shape": shape, "stride": stride})
 
     def encode(self, obj, depth: int = 0):
         if depth > _MAX_DEPTH:
@@ -136,7 +182,9 @@ def save(obj: Any, f, pickle_module=None, pickle_protocol: int = 2, _use_new_zip
     """
     enc = _Encoder()
     root = enc.encode(obj)
-    header = {"format": FORMAT, "version": VERSION, "byteorder": "little", "tensors": enc.meta, "root": root}
+    enc.finish()
+    # version 2 only when a file holds views, so files without them stay readable by version-1 readers
+    header = {"format": FORMAT, "version": 2 if enc.has_views else 1, "byteorder": "little", "tensors": enc.meta, "root": root}
     text = json.dumps(header, allow_nan=True).encode("utf-8")
     own = isinstance(f, (str, os.PathLike))
     fh: BinaryIO = open(f, "wb") if own else f
@@ -158,6 +206,11 @@ def _corrupt(msg: str) -> RuntimeError:
     return RuntimeError(f"retrograd.load: {msg}")
 
 
+class _EmptyFileError(RuntimeError, EOFError):
+    """An empty file: PyTorch raises EOFError (its unpickler runs out of input); it is also a
+    RuntimeError like every other unreadable-file error here, so either ``except`` catches it."""
+
+
 def _read_source(f) -> bytes:
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
@@ -172,7 +225,7 @@ def _read_source(f) -> bytes:
 
 def _open_zip(data: bytes) -> zipfile.ZipFile:
     if len(data) == 0:
-        raise _corrupt("the file is empty (truncated?)")
+        raise _EmptyFileError("retrograd.load: the file is empty (truncated?)")
     if not data.startswith(_ZIP_MAGIC):
         if data[:1] == b"\x80" or data[:1] in (b"(", b"}", b"]", b"c"):
             raise pickle.UnpicklingError(
@@ -288,6 +341,19 @@ class _Decoder:
         tag = node["$"]
         dec = lambda x: self.decode(x, depth + 1)  # noqa: E731
         try:
+            if tag == "tensor" and "view" in node:
+                key = ("o", node["o"])
+                if not isinstance(node["o"], int) or not isinstance(node["view"], dict):
+                    raise TypeError("bad view")
+                if key not in self.made:
+                    storage = self.array(node["i"])
+                    if storage.ndim != 1:
+                        raise _corrupt("a view's storage is not one-dimensional")
+                    v = node["view"]
+                    arr = _strided(storage, v["offset"], _as_list(v["shape"]), _as_list(v["stride"]), _corrupt)
+                    self.made[key] = _make_tensor(arr, bool(node.get("requires_grad", False)),
+                                                  bool(node.get("parameter", False)))
+                return self.made[key]
             if tag == "tensor":
                 k = node["i"]
                 if k not in self.made:
@@ -340,9 +406,9 @@ def _load_retrograd(zf: zipfile.ZipFile) -> Any:
         raise _corrupt(f"the JSON header is corrupted ({type(e).__name__}: {e})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise _corrupt("the JSON header is not a retrograd.save header")
-    if header.get("version") != VERSION:
-        raise _corrupt(f"unsupported format version {header.get('version')!r} (this retrograd reads version "
-                       f"{VERSION})")
+    if header.get("version") not in (1, VERSION):
+        raise _corrupt(f"unsupported format version {header.get('version')!r} (this retrograd reads versions "
+                       f"1 to {VERSION})")
     return _Decoder(zf, header).decode(header.get("root"))
 
 
@@ -395,26 +461,33 @@ def _check_int(v, what: str) -> int:
     return v
 
 
+def _strided(storage: np.ndarray, offset, size, stride, error) -> np.ndarray:
+    """A writable view ``storage[offset]`` with ``size``/``stride`` (in elements), bounds-checked;
+    tensors built on one storage share its memory, as in PyTorch.  ``error(msg)`` makes the exception."""
+    def check(v, what):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise error(f"{what} must be an int, got {type(v).__name__}")
+        return v
+    offset = check(offset, "storage_offset")
+    size = tuple(check(s, "size") for s in size)
+    stride = tuple(check(s, "stride") for s in stride)
+    if len(size) != len(stride) or offset < 0 or any(s < 0 for s in size + stride):
+        raise error("invalid tensor geometry (size/stride/offset)")
+    if not all(s > 0 for s in size):
+        return np.zeros(size, dtype=storage.dtype)
+    last = offset + sum((n - 1) * st for n, st in zip(size, stride))
+    if last >= storage.size:
+        raise error(f"tensor reaches element {last} of a storage of {storage.size} elements (corrupted checkpoint)")
+    return np.lib.stride_tricks.as_strided(storage[offset:], shape=size,
+                                           strides=[st * storage.itemsize for st in stride])
+
+
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None,
                        metadata=None) -> Tensor:
-    """``torch._utils._rebuild_tensor_v2``: a strided view of a storage, copied, with bounds checks."""
+    """``torch._utils._rebuild_tensor_v2``: a strided view of a storage (shared, as in PyTorch), bounds-checked."""
     if not isinstance(storage, np.ndarray):
         raise pickle.UnpicklingError("retrograd.load: a tensor's storage is not a storage")
-    offset = _check_int(storage_offset, "storage_offset")
-    size = tuple(_check_int(s, "size") for s in size)
-    stride = tuple(_check_int(s, "stride") for s in stride)
-    if len(size) != len(stride) or offset < 0 or any(s < 0 for s in size + stride):
-        raise pickle.UnpicklingError("retrograd.load: invalid tensor geometry (size/stride/offset)")
-    if all(s > 0 for s in size):
-        last = offset + sum((n - 1) * st for n, st in zip(size, stride))
-        if last >= storage.size:
-            raise pickle.UnpicklingError(f"retrograd.load: tensor reaches element {last} of a storage of "
-                                         f"{storage.size} elements (corrupted checkpoint)")
-        view = np.lib.stride_tricks.as_strided(storage[offset:], shape=size,
-                                               strides=[st * storage.itemsize for st in stride], writeable=False)
-        arr = np.array(view, copy=True)
-    else:
-        arr = np.zeros(size, dtype=storage.dtype)
+    arr = _strided(storage, storage_offset, size, stride, lambda m: pickle.UnpicklingError(f"retrograd.load: {m}"))
     if backward_hooks:
         raise pickle.UnpicklingError("retrograd.load: tensors with backward hooks are not loaded")
     return _make_tensor(arr, bool(requires_grad) and arr.dtype.kind == "f")
@@ -441,7 +514,7 @@ class _TorchUnpickler(pickle.Unpickler):
             return _rebuild_tensor_v2
         if module == "torch._utils" and name == "_rebuild_parameter":
             return _rebuild_parameter
-        if module == "torch" and name in _TORCH_STORAGES and _TORCH_STORAGES[name] is not None:
+        if module == "torch" and name in _TORCH_STORAGES:
             return _StorageType(name)
         if module == "torch" and name == "Size":
             return Size
@@ -458,11 +531,16 @@ class _TorchUnpickler(pickle.Unpickler):
         stype, key, numel = pid[1], pid[2], _check_int(pid[4], "storage size")
         if key not in self._storages:
             raw = _read_entry(self._zf, f"{self._prefix}data/{key}")
-            dt = np.dtype(stype.np).newbyteorder(">" if self._byteorder == "big" else "<")
+            # bfloat16 (which NumPy lacks) is read as its raw 16 bits, then widened to float32 below
+            dt = np.dtype(np.uint16 if stype.np is None else stype.np)
+            dt = dt.newbyteorder(">" if self._byteorder == "big" else "<")
             if numel < 0 or numel * dt.itemsize != len(raw):
                 raise _corrupt(f"storage {key!r} declares {numel} elements but holds {len(raw)} bytes "
                                "(truncated or corrupted)")
-            self._storages[key] = np.frombuffer(raw, dtype=dt).astype(dt.newbyteorder("="))
+            arr = np.frombuffer(raw, dtype=dt).astype(dt.newbyteorder("="))
+            if stype.np is None:  # bfloat16 is the top half of a float32: retrograd keeps it as float32
+                arr = (arr.astype(np.uint32) << 16).view(np.float32)
+            self._storages[key] = arr
         return self._storages[key]
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import typing
 import warnings
-from typing import Generic, Iterable, Iterator, Sequence, TypeVar
+from typing import Generic, Iterable, Sequence, TypeVar
 
 from ..._tensor import Tensor
 
@@ -33,7 +34,7 @@ class Dataset(Generic[T_co]):
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset[T_co]):
+class IterableDataset(Dataset[T_co], typing.Iterable[T_co]):
     """A dataset that is a stream: subclasses implement ``__iter__``.
 
     >>> from retrograd.utils.data import IterableDataset
@@ -43,8 +44,8 @@ class IterableDataset(Dataset[T_co]):
     [0, 1, 2]
     """
 
-    def __iter__(self) -> Iterator[T_co]:
-        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+    # No __iter__ here: like PyTorch, the abstract ``Iterable.__iter__`` makes instantiating a
+    # subclass without one a TypeError ("Can't instantiate abstract class ...").
 
     def __add__(self, other):  # type: ignore[override]
         return ChainDataset([self, other])

@@ -111,14 +111,14 @@ class WeightedRandomSampler(Sampler[int]):
     """``num_samples`` indices drawn with probabilities proportional to ``weights``."""
 
     def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True, generator=None) -> None:
-        from ..._creation import tensor
+        from ..._creation import as_tensor
         from ..._dtype import float64
 
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
             raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
         if not isinstance(replacement, bool):
             raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
-        weights_tensor = tensor(weights, dtype=float64)
+        weights_tensor = as_tensor(weights, dtype=float64)  # (torch.tensor would warn on a Tensor)
         if len(weights_tensor.shape) != 1:
             raise ValueError("weights should be a 1d sequence but given weights have shape "
                              f"{tuple(weights_tensor.shape)}")
