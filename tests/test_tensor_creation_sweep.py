@@ -113,3 +113,18 @@ def test_multinomial_without_replacement_draws_distinct():
     retrograd.manual_seed(0)
     r = retrograd.multinomial(retrograd.tensor([0., 1., 0., 3.]), 4)
     assert sorted(r.tolist()) == [0, 1, 2, 3]
+
+
+def test_multinomial_invalid_weight_messages_like_torch():
+    def run(T):
+        out = []
+        for w in ([1.0, -1.0], [1.0, float("nan")], [1.0, float("inf")]):
+            for n, rep in ((1, True), (2, True), (2, False)):
+                try:
+                    T.multinomial(T.tensor(w), n, replacement=rep)
+                    out.append("ok")
+                except RuntimeError as e:
+                    out.append(str(e))
+        return out
+
+    assert run(retrograd) == run(torch)

@@ -511,6 +511,9 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
     p = np.atleast_2d(input._data.astype(np.float64))
     if not np.all(np.isfinite(p) & (p >= 0)):
+        if replacement and num_samples > 1:  # (PyTorch's sampling-with-replacement kernel checks itself)
+            bad = "< 0" if np.any(np.isnan(p) | (p < 0)) else "= infinity or NaN"
+            raise RuntimeError(f"invalid multinomial distribution (encountering probability entry {bad})")
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     rng = _gen(generator)
     rows = []
