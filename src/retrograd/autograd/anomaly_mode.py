@@ -13,7 +13,6 @@ them is reported too ("Previous calculation was induced by ...").
 """
 from __future__ import annotations
 
-import functools
 import sys
 import threading
 import traceback
@@ -68,13 +67,6 @@ class detect_anomaly:
     def __exit__(self, *exc) -> None:
         anomaly_state.enabled = self.prev
         anomaly_state.check_nan = self.prev_check_nan
-
-    def __call__(self, func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with self.__class__(self.check_nan):
-                return func(*args, **kwargs)
-        return wrapper
 
 
 class set_detect_anomaly:
