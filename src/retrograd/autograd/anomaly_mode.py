@@ -42,12 +42,14 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 
 class detect_anomaly:
-    """Context manager and decorator that turns anomaly detection on.
+    """Context manager that turns anomaly detection on (not a decorator, as in torch 2.13).
 
-    >>> import retrograd as torch
-    >>> @torch.autograd.detect_anomaly()
-    ... def step(x):
-    ...     return (x * x).sum()
+    >>> import retrograd as torch, warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     with torch.autograd.detect_anomaly():
+    ...         torch.autograd.is_anomaly_enabled()
+    True
     """
 
     def __init__(self, check_nan: bool = True) -> None:
