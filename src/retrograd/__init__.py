@@ -31,6 +31,8 @@ from ._typeinfo import finfo, iinfo  # noqa: F401
 from . import nn  # noqa: F401
 from .serialization import save, load  # noqa: F401
 from . import viz  # noqa: F401  (cheap: graphviz is imported only by viz.draw)
+from . import amp  # noqa: F401,E402
+from .amp import autocast, is_autocast_enabled  # noqa: F401,E402
 from ._compat import *  # noqa: F401,F403
 from ._functional_aliases import *  # noqa: F401,F403
 
