@@ -77,7 +77,9 @@ def get_default_device():
 
 
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
-    """NumPy on the CPU is deterministic already."""
+    """NumPy on the CPU is deterministic already; the setting is stored for the getters."""
+    _settings["deterministic"] = bool(mode)
+    _settings["warn_only"] = bool(mode) and bool(warn_only)
 
 
 def set_num_threads(n: int) -> None:
@@ -123,3 +125,192 @@ BoolTensor = _legacy(D.bool_)
 ByteTensor = _legacy(D.uint8)
 HalfTensor = _legacy(D.float16)
 np
+
+
+# ---------------------------------------------------------------- runtime settings (stored only)
+__all__ += ["set_float32_matmul_precision", "get_float32_matmul_precision", "set_num_interop_threads",
+            "get_num_interop_threads", "init_num_threads", "are_deterministic_algorithms_enabled",
+            "is_deterministic_algorithms_warn_only_enabled", "set_deterministic_debug_mode",
+            "get_deterministic_debug_mode", "set_warn_always", "is_warn_always_enabled",
+            "set_default_tensor_type", "get_device", "is_inference", "is_signed", "compiled_with_cxx11_abi",
+            "empty_strided", "frombuffer"]
+
+_settings = {"matmul_precision": "highest", "interop_threads": 1, "deterministic": False, "warn_only": False,
+             "warn_always": False}
+
+
+def set_float32_matmul_precision(precision: str) -> None:
+    """Store the float32 matmul precision ('highest', 'high', 'medium'); NumPy always computes 'highest'."""
+    import warnings
+
+    if precision not in ("highest", "high", "medium"):
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.", stacklevel=2)
+        return
+    _settings["matmul_precision"] = precision
+
+
+def get_float32_matmul_precision() -> str:
+    """The stored float32 matmul precision.
+
+    >>> import retrograd as torch
+    >>> torch.get_float32_matmul_precision()
+    'highest'
+    """
+    return _settings["matmul_precision"]
+
+
+def set_num_interop_threads(n: int) -> None:
+    _settings["interop_threads"] = int(n)
+
+
+def get_num_interop_threads() -> int:
+    return _settings["interop_threads"]
+
+
+def init_num_threads() -> None:
+    pass
+
+
+def are_deterministic_algorithms_enabled() -> bool:
+    return _settings["deterministic"]
+
+
+def is_deterministic_algorithms_warn_only_enabled() -> bool:
+    return _settings["warn_only"]
+
+
+def set_deterministic_debug_mode(debug_mode) -> None:
+    """'default'/0, 'warn'/1, 'error'/2, as torch (ties to use_deterministic_algorithms)."""
+    if isinstance(debug_mode, str):
+        names = {"default": 0, "warn": 1, "error": 2}
+        if debug_mode not in names:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`, "
+                               f"but got {debug_mode}")
+        debug_mode = names[debug_mode]
+    elif isinstance(debug_mode, int):
+        if debug_mode not in (0, 1, 2):
+            raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    else:
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode() -> int:
+    if not _settings["deterministic"]:
+        return 0
+    return 1 if _settings["warn_only"] else 2
+
+
+def set_warn_always(b: bool) -> None:
+    _settings["warn_always"] = bool(b)
+
+
+def is_warn_always_enabled() -> bool:
+    return _settings["warn_always"]
+
+
+_LEGACY_DTYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
+                  "BFloat16Tensor": "bfloat16", "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
+                  "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool"}
+
+
+def set_default_tensor_type(t) -> None:
+    """Legacy: set the default float dtype from 'torch.DoubleTensor' or torch.DoubleTensor (deprecated)."""
+    import importlib
+    import warnings
+
+    if isinstance(t, str):
+        module, _, name = t.rpartition(".")
+        if module not in ("torch", "retrograd") or name not in _LEGACY_DTYPES:
+            importlib.import_module(module or t)  # ModuleNotFoundError for 'foo', as torch
+            raise TypeError(f"invalid type: '{t}'")
+    else:
+        name = getattr(t, "__name__", None)
+        if name not in _LEGACY_DTYPES:
+            raise TypeError(f"invalid type: '{t}'")
+    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.", stacklevel=2)
+    dt = getattr(D, {"bool": "bool_"}.get(_LEGACY_DTYPES[name], _LEGACY_DTYPES[name]))
+    if not dt.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    D.set_default_dtype(dt)
+
+
+def get_device(input: Tensor) -> int:
+    """-1: every retrograd tensor lives on the CPU."""
+    _tensor_arg("get_device", input)
+    return -1
+
+
+def is_inference(input: Tensor) -> bool:
+    _tensor_arg("is_inference", input)
+    return input.is_inference()
+
+
+def is_signed(input: Tensor) -> bool:
+    _tensor_arg("is_signed", input)
+    return input.is_signed()
+
+
+def compiled_with_cxx11_abi() -> bool:
+    return True
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+                  pin_memory: bool = False) -> Tensor:
+    """An uninitialised tensor with the given shape and strides (values unspecified).
+
+    >>> import retrograd as torch
+    >>> torch.empty_strided((2, 3), (1, 2)).stride()
+    (1, 2)
+    """
+    import retrograd
+
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    check_device(device)
+    n = 0 if any(s == 0 for s in size) else 1 + sum((s - 1) * st for s, st in zip(size, stride))
+    t = retrograd.zeros(n, dtype=dtype).as_strided(size, stride).detach()
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad: bool = False) -> Tensor:
+    """A 1-D tensor over a buffer's bytes (bytes, bytearray, memoryview, array ...).
+
+    >>> import retrograd as torch
+    >>> torch.frombuffer(bytearray(b"\\x01\\x00\\x00\\x00"), dtype=torch.int32)
+    tensor([1], dtype=torch.int32)
+    """
+    import warnings
+
+    mv = memoryview(buffer)
+    nbytes = mv.nbytes
+    if offset < 0 or offset >= nbytes:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
+                         f"({nbytes} bytes) minus 1")
+    if nbytes == 0 or count == 0:
+        raise ValueError(f"both buffer length ({nbytes}) and count ({count}) must not be 0")
+    item = dtype.np.itemsize
+    if count < 0:
+        if (nbytes - offset) % item:
+            raise ValueError(f"buffer length ({nbytes - offset} bytes) after offset ({offset} bytes) must be a "
+                             f"multiple of element size ({item})")
+        count = (nbytes - offset) // item
+    elif offset + count * item > nbytes:
+        raise ValueError(f"requested buffer length ({count} * {item} bytes) after offset ({offset} bytes) must "
+                         f"not be greater than actual buffer length ({nbytes} bytes)")
+    if mv.readonly and not _settings.get("frombuffer_warned"):
+        _settings["frombuffer_warned"] = True
+        warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+                      "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
+                      "may want to copy the buffer to protect its data or make it writable before converting it to "
+                      "a tensor. This type of warning will be suppressed for the rest of this program.", stacklevel=2)
+    arr = np.frombuffer(mv, dtype=dtype.np, count=count, offset=offset)
+    if arr.flags.writeable is False:
+        arr = arr.copy()  # NumPy cannot hand out a writable view of read-only bytes
+    from ._creation import from_numpy
+
+    t = from_numpy(arr)
+    return t.requires_grad_(True) if requires_grad else t

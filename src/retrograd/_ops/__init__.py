@@ -21,3 +21,4 @@ from .logical import *  # noqa: F401,F403
 from .misc_more import *  # noqa: F401,F403
 from .tensor_extras import *  # noqa: F401,F403
 from .nn_ops_more import *  # noqa: F401,F403
+from .api_extras import *  # noqa: F401,F403
