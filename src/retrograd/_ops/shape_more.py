@@ -224,18 +224,36 @@ def _split_rule(i: int):
     return lambda g, dim: cat(g if isinstance(g, list) else [g], dim)
 
 
-def _split_views(input: Tensor, d: int, sizes: list, node: str) -> tuple:
+def _split_copies_fw(arrays, *, dim, bounds):
+    return tuple(a.copy() for a in _split_fw(arrays, dim=dim, bounds=bounds))
+
+
+def _split_views(input: Tensor, d: int, sizes: list, node: str, views: bool = True) -> tuple:
+    """split's pieces: views (SplitBackward0 / SplitWithSizesBackward0), or with ``views=False``
+    the copies of torch's unsafe_split / unsafe_split_with_sizes (Unsafe*Backward0, no view tracking)."""
     bounds, off = [], 0
     for s in sizes:
         bounds.append((off, off + s))
         off += s
-    if len(bounds) == 1:
-        kind = "split_one" if node == "SplitBackward0" else "split_sizes_one"
-    else:
-        kind = "split" if node == "SplitBackward0" else "split_with_sizes"
-    op = _variadic(kind, len(bounds), _split_fw, _split_rule, node, ("dim", "bounds"), n_out=len(bounds), n_in=1)
+    sized = "WithSizes" in node
+    kind = ("split_sizes" if sized else "split") + ("_one" if len(bounds) == 1 else "") + ("" if views else "_unsafe")
+    op = _variadic(kind, len(bounds), _split_fw if views else _split_copies_fw, _split_rule, node, ("dim", "bounds"),
+                   n_out=len(bounds), n_in=1)
     outs = apply(op, (input,), {"dim": d, "bounds": tuple(bounds)})
-    return _mark_multi(outs if isinstance(outs, tuple) else (outs,), input)
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    return _mark_multi(outs, input) if views else outs
+
+
+def _unsafe_split(tensor: Tensor, split_size: int, dim: int, sizes: list | None = None) -> tuple:
+    """torch.unsafe_split / unsafe_chunk (``sizes``: unsafe_split_with_sizes): split's checks, copies."""
+    if sizes is not None:
+        d = wrap_dim(dim, tensor._data.ndim)
+        if sum(sizes) != tensor._data.shape[d] or any(s < 0 for s in sizes):
+            return split(tensor, sizes, dim)  # (split's own errors)
+        return _split_views(tensor, d, list(sizes), "UnsafeSplitWithSizesBackward0", views=False)
+    pieces = split(tensor, split_size, dim)  # (the checks, and the piece sizes)
+    d = wrap_dim(dim, tensor._data.ndim)
+    return _split_views(tensor, d, [p._data.shape[d] for p in pieces], "UnsafeSplitBackward0", views=False)
 
 
 def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:

@@ -33,7 +33,7 @@ __all__ = [
     "not_equal_", "divide_", "multiply_", "subtract_", "true_divide_", "negative_", "absolute_", "square_",
     "clamp_min", "clamp_max", "clamp_min_", "clamp_max_", "put", "put_", "index_reduce", "index_reduce_",
     "unfold", "is_same_size", "is_nonzero", "conj", "resolve_conj", "resolve_neg", "conj_physical", "real",
-    "split_with_sizes", "unsafe_chunk", "unsafe_split", "nonzero_static", "asarray", "range",
+    "split_with_sizes", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "nonzero_static", "asarray", "range",
 ]
 METHODS = [n for n in __all__ if n not in ("asarray", "range", "real")] + ["bernoulli", "multinomial"]
 
@@ -627,18 +627,32 @@ def split_with_sizes(self: Tensor, split_sizes, dim: int = 0) -> tuple:
     return split(self, sizes, dim)
 
 
-def unsafe_split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
-    """``split`` (PyTorch's variant without view tracking)."""
-    from .shape_more import split
+def unsafe_split(tensor: Tensor, split_size: int, dim: int = 0) -> tuple:
+    """``split`` into copies, not views (node UnsafeSplitBackward0, as PyTorch's)."""
+    from .shape_more import _unsafe_split
 
-    return split(tensor, split_size_or_sections, dim)
+    if not isinstance(split_size, (int, np.integer)) or isinstance(split_size, bool):
+        raise TypeError(f"unsafe_split(): argument 'split_size' (position 2) must be int, not "
+                        f"{type(split_size).__name__}")
+    return _unsafe_split(tensor, int(split_size), dim)
+
+
+def unsafe_split_with_sizes(tensor: Tensor, split_sizes, dim: int = 0) -> tuple:
+    """``split`` with a list of sizes, into copies (node UnsafeSplitWithSizesBackward0)."""
+    from .shape_more import _unsafe_split
+
+    return _unsafe_split(tensor, 0, dim, [int(s) for s in split_sizes])
 
 
 def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
-    """``chunk`` (PyTorch's variant without view tracking)."""
-    from .shape_more import chunk
+    """``chunk`` into copies, not views (node UnsafeSplitBackward0, as PyTorch's)."""
+    from .shape_more import _unsafe_split, chunk
 
-    return chunk(input, chunks, dim)
+    pieces = chunk(input, chunks, dim)  # (the checks, and the piece sizes)
+    d = dim % input._data.ndim
+    if len({p._data.shape[d] for p in pieces[:-1]}) > 1 or input._data.shape[d] == 0:
+        return pieces
+    return _unsafe_split(input, pieces[0]._data.shape[d], dim)
 
 
 def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
