@@ -301,19 +301,7 @@ def _record(op: OpDef, tensors: tuple, static, out):
     node._next_nr = _ZEROS.get(len(nrs), nrs) if not any(nrs) else nrs
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
-    saved = None
-    if op.save_inputs:
-        # (entry, version) pairs: the input itself and its version (see OpNode)
-        if _inference_used[0] or _saved_hooks_stack:
-            saved = []
-            for i in op.save_inputs:
-                saved += (SavedTensor(tensors[i]), None)
-        else:
-            saved = []
-            for i in op.save_inputs:
-                t = tensors[i]
-                vc = t._vc
-                saved += (t, 0 if vc is None else vc[0])
+    saved = _saved_inputs(op.save_inputs, tensors)
     if op.n_out == 1:
         res = _wrap(out, True, node, 0)
         # Input shapes/dtypes let the engine reduce broadcast grads and cast them back.
@@ -426,23 +414,29 @@ def _record_ternary(node, op: OpDef, tensors: tuple, out):
     if ad.dtype is not dt or bd.dtype is not dt or cd.dtype is not dt or ad.shape != shape or bd.shape != shape \
             or cd.shape != shape or op.meta:
         node._in_meta = ((ad.shape, ad.dtype), (bd.shape, bd.dtype), (cd.shape, cd.dtype))
-    si = op.save_inputs
-    if not si:
-        saved = None
-    elif _inference_used[0] or _saved_hooks_stack:
-        saved = ()
-        for i in si:
-            saved += (SavedTensor(tensors[i]), None)
-    else:
-        saved = ()
-        for i in si:
-            t = tensors[i]
-            vc = t._vc
-            saved += (t, 0 if vc is None else vc[0])
+    saved = _saved_inputs(op.save_inputs, tensors)
     if op.save_out:
         saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
     node.saved = saved
     return res
+
+
+def _saved_inputs(save_inputs: tuple, tensors) -> tuple | None:
+    """The (entry, version) pairs of the inputs an op saves (see OpNode): the input itself and its
+    version, or a SavedTensor when saved-tensor hooks or inference mode need one.  (The one- and
+    two-input recorders unroll this.)"""
+    if not save_inputs:
+        return None
+    saved = ()
+    if _inference_used[0] or _saved_hooks_stack:
+        for i in save_inputs:
+            saved += (SavedTensor(tensors[i]), None)
+    else:
+        for i in save_inputs:
+            t = tensors[i]
+            vc = t._vc
+            saved += (t, 0 if vc is None else vc[0])
+    return saved
 
 
 def _record_unary(node, op: OpDef, a, out):

@@ -46,8 +46,15 @@ _sum_to = primitive("sum_to", _sum_to_fw, node="SumBackward1",
 # (not the public view op ``expand``) it is a plain read-only broadcast of the gradient's
 # data: no view bookkeeping (shared version counter, the base's list of live views) on the
 # backward's hot path.  A leaf's .grad copies it (AccumulateGrad copies read-only data).
-_expand_grad = primitive("expand_grad", lambda a, *, shape: np.broadcast_to(a, shape), node="ExpandBackward0",
-                         a=lambda g, a_shape: sum_to(g, a_shape))
+def _broadcast_fw(a, *, shape):
+    return np.broadcast_to(a, shape)
+
+
+def _expand_rule(g, a_shape):
+    return sum_to(g, a_shape)
+
+
+_expand_grad = primitive("expand_grad", _broadcast_fw, node="ExpandBackward0", a=_expand_rule)
 
 
 def expand_grad(g: Tensor, shape) -> Tensor:
@@ -56,8 +63,7 @@ def expand_grad(g: Tensor, shape) -> Tensor:
     if g._data.shape == shape:
         return g
     return apply(_expand_grad, (g,), {"shape": shape})
-_expand = primitive("expand", lambda a, *, shape: np.broadcast_to(a, shape), node="ExpandBackward0",
-                    a=lambda g, a_shape: sum_to(g, a_shape))
+_expand = primitive("expand", _broadcast_fw, node="ExpandBackward0", a=_expand_rule)
 
 
 def sum_to(input: Tensor, shape) -> Tensor:
