@@ -217,6 +217,31 @@ def test_encoder_layer_eval_mode_and_masks():
     compare_module(lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2), [Q])
 
 
+@pytest.mark.parametrize("layer_kwargs", [
+    {},  # batch_first False: torch's first reason
+    {"batch_first": True},  # nothing in the way: no warning
+    {"batch_first": True, "norm_first": True},
+    {"batch_first": True, "activation": "tanh"},
+    {"batch_first": True, "nhead": 1},
+])
+def test_transformer_encoder_nested_tensor_warning_as_torch(layer_kwargs):
+    import warnings
+
+    def messages(lib):
+        kw = dict(layer_kwargs)
+        act = kw.pop("activation", None)
+        if act == "tanh":
+            kw["activation"] = lib.tanh
+        nhead = kw.pop("nhead", 2)
+        layer = lib.nn.TransformerEncoderLayer(8, nhead, 16, **kw)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            enc = lib.nn.TransformerEncoder(layer, 2)
+        return [str(x.message) for x in w], enc.use_nested_tensor, enc.enable_nested_tensor
+
+    assert messages(retrograd) == messages(torch)
+
+
 def test_default_initialisation_bounds():
     lin = rnn.Linear(50, 40)
     b = 1 / np.sqrt(50)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 
@@ -93,6 +94,15 @@ class TransformerEncoder(Module):
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor  # (no nested tensors here: kept for code that reads it)
+        self.mask_check = mask_check
+        why_not = _why_no_nested_tensor(encoder_layer)
+        if enable_nested_tensor and why_not:
+            # torch warns the same at construction (it would otherwise use its nested-tensor fast path)
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why_not}",
+                          stacklevel=2)
+            self.use_nested_tensor = False
 
     def forward(self, src: Tensor, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
                 is_causal: bool | None = None) -> Tensor:
@@ -102,6 +112,29 @@ class TransformerEncoder(Module):
         if self.norm is not None:
             out = self.norm(out)
         return out
+
+
+def _why_no_nested_tensor(layer) -> str:
+    """Why torch's TransformerEncoder could not use its nested-tensor path with ``layer`` ('' if it could)."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    attn = layer.self_attn
+    if layer.norm_first:
+        return f"{name}.norm_first was True"
+    if not attn.batch_first:
+        return f"{name}.self_attn.batch_first was not True(use batch_first for better inference performance)"
+    if not attn._qkv_same_embed_dim:
+        return f"{name}.self_attn._qkv_same_embed_dim was not True"
+    if attn.in_proj_bias is None:
+        return f"{name}.self_attn was passed bias=False"
+    if not layer.activation_relu_or_gelu:
+        return f"{name}.activation_relu_or_gelu was not True"
+    if layer.norm1.eps != layer.norm2.eps:
+        return f"{name}.norm1.eps was not equal to {name}.norm2.eps"
+    if attn.num_heads % 2 == 1:
+        return f"{name}.self_attn.num_heads is odd"
+    return ""
 
 
 def _generate_square_subsequent_mask(sz: int, dtype=None) -> Tensor:
