@@ -22,6 +22,16 @@ def _false(*args, **kwargs) -> bool:
 cuda = types.SimpleNamespace(is_available=_false, device_count=lambda: 0, manual_seed=lambda s: None,
                              manual_seed_all=lambda s: None, is_initialized=_false,
                              synchronize=lambda *a: None, empty_cache=lambda: None)
+
+
+def _cuda_amp():
+    from . import amp as _amp
+
+    return types.SimpleNamespace(GradScaler=_amp._CudaGradScaler, autocast=_amp._CudaAutocast,
+                                 custom_fwd=_amp._cuda_custom_fwd, custom_bwd=_amp._cuda_custom_bwd)
+
+
+cuda.amp = _cuda_amp()
 backends = types.SimpleNamespace(
     mps=types.SimpleNamespace(is_available=_false, is_built=_false),
     cudnn=types.SimpleNamespace(deterministic=False, benchmark=False, enabled=True, is_available=_false),
@@ -314,3 +324,13 @@ def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad
 
     t = from_numpy(arr)
     return t.requires_grad_(True) if requires_grad else t
+
+
+# The math constants torch exposes at top level (``from torch import inf, nan`` is common in
+# client and test code); plain Python floats, as in torch.
+pi = 3.141592653589793
+e = 2.718281828459045
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+__all__ += ["pi", "e", "inf", "nan", "newaxis"]

@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from . import _dtype as D
+from . import _layout
 from ._size import CPU, Size, check_device, device
 from .autograd import grad_mode
 from .autograd import graph as _graph
@@ -201,7 +202,7 @@ class Tensor:
 
     @property
     def layout(self):
-        return "strided"
+        return _layout.strided  # (dense NumPy data: always strided)
 
     @property
     def ndim(self) -> int:
@@ -233,7 +234,10 @@ class Tensor:
         return st if dim is None else st[self._wrap_dim(dim)]
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return bool(self._data.flags.c_contiguous)
+        if memory_format is None:
+            return bool(self._data.flags.c_contiguous)
+        _layout.check_memory_format("is_contiguous", memory_format)
+        return _layout.is_contiguous_as(self._data, memory_format)
 
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
@@ -568,6 +572,13 @@ class Tensor:
         dtype = kwargs.get("dtype")
         copy = kwargs.get("copy", False)
         check_device(kwargs.get("device"))
+        fmt = kwargs.get("memory_format")
+        if fmt is not None and fmt is not _layout.preserve_format:
+            # (a layout change first, then the dtype cast keeps the new strides)
+            _layout.check_memory_format("to", fmt)
+            kwargs = {k: v for k, v in kwargs.items() if k != "memory_format"}
+            out = self.contiguous(memory_format=fmt)
+            return out.to(*args, **kwargs) if out is not self else self.to(*args, **kwargs)
         for a in args:
             if isinstance(a, D.dtype):
                 dtype = a

@@ -37,7 +37,9 @@ def _F():
 
 
 def _fresh(t: Tensor) -> Tensor:
-    return t.clone(memory_format=None)
+    from .._layout import contiguous_format
+
+    return t.clone(memory_format=contiguous_format)  # (torch's *_copy results are contiguous)
 
 
 def _tensor_arg(fn: str, input) -> None:

@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import check_memory_format, copied, preserve_format
 from .._tensor import Tensor
 from ._common import to_tensor
 from ._registry import apply, apply_inplace, primitive
 
 __all__ = ["clone", "to_dtype", "copy_", "zero_", "fill_"]
 
-_clone = primitive("clone", lambda a: a.copy(), node="CloneBackward0", a=lambda g: g)
+_clone = primitive("clone", lambda a, *, memory_format=None: copied(a, memory_format), node="CloneBackward0",
+                   a=lambda g: g)
 def _astype(a, *, npd):
     if npd.kind in "iub" and a.dtype.kind == "f":
         with np.errstate(invalid="ignore", over="ignore"):  # nan/inf -> int: PyTorch is silent
@@ -32,8 +34,16 @@ _zero = primitive("zero_", lambda a: np.zeros(a.shape, dtype=a.dtype), node="Zer
 
 
 def clone(input: Tensor, *, memory_format=None) -> Tensor:
-    """A copy that stays in the graph (CloneBackward0)."""
-    return apply(_clone, (input,))
+    """A copy that stays in the graph (CloneBackward0); by default with ``input``'s own strides.
+
+    >>> import retrograd as torch
+    >>> torch.zeros(2, 3).t().clone().stride()
+    (1, 3)
+    """
+    if memory_format is None or memory_format is preserve_format:
+        return apply(_clone, (input,))
+    check_memory_format("clone", memory_format)
+    return apply(_clone, (input,), {"memory_format": memory_format})
 
 
 def to_dtype(input: Tensor, dtype) -> Tensor:

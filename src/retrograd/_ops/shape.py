@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import check_memory_format, contiguous_format, preserve_format, relaid
 from .._tensor import Tensor
 from ._common import parse_shape, shape_str, wrap_dim, wrap_dims
 from ._registry import apply, primitive
@@ -303,12 +304,20 @@ def squeeze(input: Tensor, dim=None) -> Tensor:
 
 
 def contiguous(input: Tensor, memory_format=None) -> Tensor:
-    """Self when already contiguous; else a contiguous copy (CloneBackward0)."""
-    if input._data.flags.c_contiguous:
-        return input
+    """Self when already contiguous (in ``memory_format``); else such a copy (CloneBackward0)."""
+    if memory_format is None or memory_format is contiguous_format:
+        if input._data.flags.c_contiguous:
+            return input
+        memory_format = contiguous_format
+    else:
+        check_memory_format("contiguous", memory_format)
+        if memory_format is preserve_format:
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+        if relaid(input._data, memory_format) is input._data:  # (also checks the rank)
+            return input
     from .convert import clone
 
-    return clone(input)
+    return clone(input, memory_format=memory_format)
 
 
 # ---------------------------------------------------------------- select / slice (basic indexing)

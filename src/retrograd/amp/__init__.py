@@ -70,3 +70,112 @@ def is_autocast_enabled(device_type: str | None = None) -> bool:
     """Whether an enabled autocast region for ``device_type`` (default: CUDA) is active."""
     return _enabled.get(device_type or "cuda", False)
 
+
+
+def get_autocast_dtype(device_type: str):
+    """The dtype an autocast region on ``device_type`` would use (torch's defaults: bfloat16 / float16)."""
+    from .. import _dtype
+
+    return _dtype.bfloat16 if device_type == "cpu" else _dtype.float16
+
+
+def custom_fwd(fwd=None, *, device_type: str, cast_inputs=None):
+    """Decorator for a custom Function's ``forward`` under autocast (torch's API).
+
+    Outside an enabled autocast region it is a no-op; inside one with ``cast_inputs``, the
+    forward runs with autocast disabled (retrograd computes in the inputs' own precision, so
+    no cast is needed).
+
+    >>> import retrograd as torch
+    >>> class Double(torch.autograd.Function):
+    ...     @staticmethod
+    ...     @torch.amp.custom_fwd(device_type="cpu")
+    ...     def forward(ctx, x):
+    ...         return x * 2
+    ...     @staticmethod
+    ...     @torch.amp.custom_bwd(device_type="cpu")
+    ...     def backward(ctx, g):
+    ...         return g * 2
+    >>> Double.apply(torch.ones(1, requires_grad=True))
+    tensor([2.], grad_fn=<DoubleBackward>)
+    """
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def decorate_fwd(*args, **kwargs):
+        ctx = args[0]
+        ctx._dtype = get_autocast_dtype(device_type)
+        active = is_autocast_enabled(device_type)
+        if cast_inputs is None:
+            ctx._fwd_used_autocast = active
+            return fwd(*args, **kwargs)
+        ctx._fwd_used_autocast = False
+        if active:
+            with autocast(device_type=device_type, enabled=False):
+                return fwd(*args, **kwargs)
+        return fwd(*args, **kwargs)
+
+    return decorate_fwd
+
+
+def custom_bwd(bwd=None, *, device_type: str):
+    """Decorator for ``backward``: runs it in the autocast state its forward ran in (torch's API)."""
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+
+    @functools.wraps(bwd)
+    def decorate_bwd(*args, **kwargs):
+        ctx = args[0]
+        with autocast(device_type=device_type, enabled=getattr(ctx, "_fwd_used_autocast", False),
+                      dtype=getattr(ctx, "_dtype", None)):
+            return bwd(*args, **kwargs)
+
+    return decorate_bwd
+
+
+from .grad_scaler import GradScaler  # noqa: E402
+
+__all__ += ["GradScaler", "custom_fwd", "custom_bwd", "get_autocast_dtype"]
+
+
+# ---------------------------------------------------------------- torch.cuda.amp (deprecated aliases)
+class _CudaGradScaler(GradScaler):
+    """``torch.cuda.amp.GradScaler``: deprecated spelling of ``torch.amp.GradScaler("cuda", ...)``."""
+
+    def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
+                 growth_interval: int = 2000, enabled: bool = True) -> None:
+        warnings.warn("`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
+                      "`torch.amp.GradScaler('cuda', args...)` instead.", FutureWarning, stacklevel=2)
+        super().__init__("cuda", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+
+
+_CudaGradScaler.__name__ = _CudaGradScaler.__qualname__ = "GradScaler"
+
+
+class _CudaAutocast(autocast):
+    """``torch.cuda.amp.autocast``: deprecated spelling of ``torch.amp.autocast("cuda", ...)``."""
+
+    def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True) -> None:
+        warnings.warn("`torch.cuda.amp.autocast(args...)` is deprecated. Please use "
+                      "`torch.amp.autocast('cuda', args...)` instead.", FutureWarning, stacklevel=2)
+        super().__init__("cuda", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
+
+
+_CudaAutocast.__name__ = _CudaAutocast.__qualname__ = "autocast"
+
+
+def _cuda_custom_fwd(fwd=None, *, cast_inputs=None):
+    warnings.warn("`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use "
+                  "`torch.amp.custom_fwd(args..., device_type='cuda')` instead.", FutureWarning, stacklevel=2)
+    return custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
+
+
+def _cuda_custom_bwd(bwd=None):
+    warnings.warn("`torch.cuda.amp.custom_bwd(args...)` is deprecated. Please use "
+                  "`torch.amp.custom_bwd(args..., device_type='cuda')` instead.", FutureWarning, stacklevel=2)
+    return custom_bwd(bwd, device_type="cuda")

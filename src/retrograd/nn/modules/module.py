@@ -536,6 +536,18 @@ class Module:
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
+        fmt = kwargs.get("memory_format")
+        if fmt is not None:
+            from ... import _layout
+
+            _layout.check_memory_format("to", fmt)
+
+            def convert(t):  # as torch: only 4-d and 5-d parameters/buffers change layout
+                if t.dim() in (4, 5):
+                    t = t.contiguous(memory_format=fmt) if fmt is not _layout.preserve_format else t
+                return t.to(dtype) if dtype is not None and t.is_floating_point() else t
+
+            return self._apply(convert)
         if dtype is None:
             return self
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)

@@ -1,0 +1,130 @@
+"""``retrograd.layout`` and ``retrograd.memory_format``: the two enum-like types of PyTorch.
+
+Every retrograd tensor is dense and strided (``x.layout is retrograd.strided``).  Memory
+formats are real: a NumPy array can have any strides, so ``contiguous(memory_format=
+retrograd.channels_last)`` lays the data out as NHWC while the tensor keeps its NCHW shape,
+exactly as PyTorch does, and ``stride()`` / ``is_contiguous(memory_format=...)`` report it.
+
+>>> import retrograd as torch
+>>> x = torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)
+>>> x.stride(), x.is_contiguous(memory_format=torch.channels_last), x.layout
+((60, 1, 15, 3), True, retrograd.strided)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["layout", "memory_format", "strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr",
+           "sparse_bsc", "jagged", "contiguous_format", "channels_last", "channels_last_3d", "preserve_format"]
+
+
+class _NamedConstant:
+    """One named instance per value; created only here (PyTorch refuses ``torch.layout()``)."""
+
+    __slots__ = ("_name",)
+    _instances: dict
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError(f"cannot create 'retrograd.{cls.__name__}' instances")
+
+    @classmethod
+    def _make(cls, name: str):
+        obj = object.__new__(cls)
+        obj._name = name
+        cls._instances[name] = obj
+        return obj
+
+    def __repr__(self) -> str:
+        return f"retrograd.{self._name}"
+
+    def __reduce__(self):  # pickles as a reference to the module constant (one instance per name)
+        return (_lookup, (type(self).__name__, self._name))
+
+
+class layout(_NamedConstant):
+    """How a tensor's elements are stored (retrograd: always ``strided``)."""
+
+    __slots__ = ()
+    _instances: dict = {}
+
+
+class memory_format(_NamedConstant):
+    """The order in which a dense tensor's dimensions are laid out in memory."""
+
+    __slots__ = ()
+    _instances: dict = {}
+
+
+def _lookup(kind: str, name: str):
+    return {"layout": layout, "memory_format": memory_format}[kind]._instances[name]
+
+
+strided = layout._make("strided")
+sparse_coo = layout._make("sparse_coo")
+sparse_csr = layout._make("sparse_csr")
+sparse_csc = layout._make("sparse_csc")
+sparse_bsr = layout._make("sparse_bsr")
+sparse_bsc = layout._make("sparse_bsc")
+jagged = layout._make("jagged")
+
+contiguous_format = memory_format._make("contiguous_format")
+channels_last = memory_format._make("channels_last")
+channels_last_3d = memory_format._make("channels_last_3d")
+preserve_format = memory_format._make("preserve_format")
+
+# the dimension order each channels-last format keeps innermost-last in memory
+_PERMUTATION = {channels_last: (4, (0, 2, 3, 1)), channels_last_3d: (5, (0, 2, 3, 4, 1))}
+
+
+def check_memory_format(fn: str, fmt) -> None:
+    """TypeError (PyTorch's text) unless ``fmt`` is None or a memory_format."""
+    if fmt is not None and not isinstance(fmt, memory_format):
+        raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not {type(fmt).__name__}")
+
+
+def is_contiguous_as(a: np.ndarray, fmt) -> bool:
+    """Whether ``a`` is densely packed in ``fmt``'s dimension order."""
+    if fmt is None or fmt is contiguous_format or fmt is preserve_format:
+        return bool(a.flags.c_contiguous)
+    rank, perm = _PERMUTATION[fmt]
+    return a.ndim == rank and bool(a.transpose(perm).flags.c_contiguous)
+
+
+def relaid(a: np.ndarray, fmt) -> np.ndarray:
+    """A copy of ``a`` (same shape and values) laid out in ``fmt``; ``a`` itself if already so."""
+    if fmt is None or fmt is contiguous_format:
+        return a if a.flags.c_contiguous else np.ascontiguousarray(a)
+    if fmt is preserve_format:
+        return a
+    rank, perm = _PERMUTATION[fmt]
+    if a.ndim != rank:
+        name = "channels_last" if rank == 4 else "channels_last_3d"
+        raise RuntimeError(f"required rank {rank} tensor to use {name} format")
+    if a.transpose(perm).flags.c_contiguous:
+        return a
+    inverse = tuple(np.argsort(perm))
+    return np.ascontiguousarray(a.transpose(perm)).transpose(inverse)
+
+
+def copied(a: np.ndarray, fmt) -> np.ndarray:
+    """A fresh copy of ``a`` laid out in ``fmt`` (``preserve_format``/None: ``a``'s own dense order)."""
+    if fmt is None or fmt is preserve_format:
+        # PyTorch's clone keeps the strides of a dense, non-overlapping tensor and makes
+        # anything else (expanded, sliced) contiguous
+        return a.copy(order="K" if _dense(a) else "C")
+    if fmt is contiguous_format:
+        return np.array(a, order="C", copy=True)
+    out = relaid(a, fmt)
+    return out.copy(order="K") if out is a else out
+
+
+def _dense(a: np.ndarray) -> bool:
+    """Whether ``a``'s elements fill its memory span exactly once (some permutation of C order)."""
+    if a.flags.c_contiguous:
+        return True
+    expected = a.itemsize
+    for stride, size in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
