@@ -290,7 +290,7 @@ def test_functional_call():
         tm.eval(), rm.eval()
         to = torch.nn.utils.stateless.functional_call(tm, {k: torch.tensor(v) for k, v in new.items()},
                                                       (torch.tensor(x),))
-    with pytest.warns(FutureWarning, match="Please use torch.func.functional_call"):
+    with pytest.warns(FutureWarning, match="Please use .torch.func.functional_call."):
         ro = retrograd.nn.utils.stateless.functional_call(rm, {k: retrograd.tensor(v) for k, v in new.items()},
                                                           (retrograd.tensor(x),))
     np.testing.assert_allclose(_n(ro), _n(to), rtol=1e-10)

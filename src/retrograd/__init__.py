@@ -30,6 +30,8 @@ from ._torch_alias import register_as_torch, unregister_as_torch  # noqa: F401
 import retrograd.linalg as linalg  # noqa: E402,F401  ('from . import linalg' would keep the leaked _ops.linalg)
 from ._typeinfo import finfo, iinfo  # noqa: F401
 from . import nn  # noqa: F401
+from . import func  # noqa: F401,E402
+from .func import vmap  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401
 from . import viz  # noqa: F401  (cheap: graphviz is imported only by viz.draw)
 from . import amp  # noqa: F401,E402

@@ -1,0 +1,21 @@
+"""``retrograd.func``: composable function transforms (PyTorch's ``torch.func``).
+
+``grad``, ``grad_and_value``, ``vjp``, ``jvp``, ``linearize``, ``jacrev``, ``jacfwd``,
+``hessian``, ``vmap`` and ``functional_call``.  They compose (``grad(grad(f))``,
+``vmap(grad(f))``, ``jacrev(jacrev(f))``) and accept pytrees (tuples, lists, dicts) of
+tensors.  Everything runs on retrograd's reverse-mode tape; ``vmap`` is a loop over the batch.
+See docs/func.md for the differences from PyTorch.
+
+>>> import retrograd as torch
+>>> from retrograd.func import grad, vmap
+>>> vmap(grad(lambda x: (x ** 2).sum()))(torch.tensor([[1., 2.], [3., 4.]]))
+tensor([[2., 4.],
+        [6., 8.]])
+"""
+from ._functional_call import functional_call
+from ._grad import grad, grad_and_value, jvp, linearize, vjp
+from ._jac import hessian, jacfwd, jacrev
+from ._vmap import vmap
+
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "vjp",
+           "vmap"]

@@ -1,0 +1,138 @@
+"""``jacrev``, ``jacfwd`` and ``hessian`` (PyTorch's ``torch.func`` API).
+
+Both Jacobians are built row by row with reverse mode: one vector-Jacobian product per output
+element against a one-hot cotangent, the rows stacked (``stack`` is differentiable, so
+``jacrev(jacrev(f))`` and ``hessian`` work).  ``jacfwd`` differs from ``jacrev`` only in its
+signature and in the error messages it raises (PyTorch's forward-mode wording).
+
+The result is a pytree: the structure of ``func``'s output, each leaf holding the structure of
+the differentiated argument(s); a leaf's Jacobian has shape ``out.shape + input.shape``.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+from .. import _creation
+from .._tensor import Tensor
+from .._ops import stack
+from ..autograd import grad_mode
+from ._core import Scope, autograd_grad, check_argnums, replace_argnums, slice_argnums, undo_tensors
+from ._pytree import tree_flatten, tree_unflatten
+
+__all__ = ["jacrev", "jacfwd", "hessian"]
+
+_VJP = "vjp(f, *primals)"
+_JVP = "jvp(f, primals, tangents)"
+
+
+def _jacobian(func: Callable, args: tuple, argnums, has_aux: bool, fwd: bool):
+    api = _JVP if fwd else _VJP
+    scope = Scope()
+    with grad_mode.enable_grad():
+        argnums = check_argnums(argnums, len(args))
+        diff = slice_argnums(args, argnums)
+        flat_diff, diff_spec = tree_flatten(diff)
+        if fwd:
+            for x in flat_diff:
+                if not isinstance(x, Tensor):  # (PyTorch fails reading x.numel() here)
+                    raise AttributeError(f"'{type(x).__name__}' object has no attribute 'numel'")
+                if not (x.is_floating_point() or x.is_complex()):
+                    raise ValueError(f"Expected primal to be floating point or complex, but got: {x.dtype}")
+        handles = [scope.make_diff(x) for x in flat_diff]
+        out = func(*replace_argnums(args, argnums, tree_unflatten(handles, diff_spec)))
+        aux = None
+        if has_aux:
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+            out, aux = out
+            aux = undo_tensors(scope, aux)
+        flat_out, out_spec = tree_flatten(out)
+        if (len(flat_out) == 1 and flat_out[0] is None) or len(flat_out) < 1:
+            raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = "
+                               f"{flat_out})")
+        for o in flat_out:
+            if not isinstance(o, Tensor):
+                raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
+            if not fwd and not (o.is_floating_point() or o.is_complex()):
+                raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
+                                   f"Tensor with dtype {o.dtype}")
+        keep = scope.depends_on_outside(flat_out)
+        jacs = [_jacobian_of_output(o, handles, keep) for o in flat_out]
+    result = tree_unflatten([tree_unflatten([scope.finish(j) for j in row], diff_spec) for row in jacs], out_spec)
+    if has_aux:
+        return result, aux
+    return result
+
+
+def _jacobian_of_output(o: Tensor, handles: list, keep: bool) -> list:
+    """d o / d h for every handle h, shaped ``o.shape + h.shape``."""
+    n = o.numel()
+    shapes = [tuple(o.shape) + tuple(h.shape) for h in handles]
+    if n == 0 or not o.requires_grad:
+        return [_creation.zeros(s, dtype=h.dtype) for s, h in zip(shapes, handles)]
+    eye = _creation.eye(n, dtype=o.dtype)
+    rows: list[list] = [[] for _ in handles]
+    for j in range(n):
+        gs = autograd_grad([o], handles, [eye[j].reshape(o.shape)], create_graph=keep, retain_graph=True)
+        for r, g in zip(rows, gs):
+            r.append(g)
+    return [stack(r).reshape(s) for r, s in zip(rows, shapes)]
+
+
+def jacrev(func: Callable, argnums: int | tuple[int, ...] = 0, *, has_aux: bool = False,
+           chunk_size: int | None = None, _preallocate_and_copy: bool = False) -> Callable:
+    """A function computing the Jacobian of ``func`` w.r.t. argument(s) ``argnums`` (reverse mode).
+
+    ``chunk_size`` is accepted for compatibility (rows are always computed one at a time).
+
+    >>> import retrograd as torch
+    >>> torch.func.jacrev(lambda x: x ** 2)(torch.tensor([1., 2.]))
+    tensor([[2., 0.],
+            [0., 4.]])
+    """
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
+    @functools.wraps(func)
+    def wrapper(*args):
+        return _jacobian(func, args, argnums, has_aux, fwd=False)
+
+    return wrapper
+
+
+def _check_randomness_arg(randomness: str) -> None:
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError("Only allowed values for randomness are 'error', 'different', or 'same'. "
+                           f"Got {randomness}")
+
+
+def jacfwd(func: Callable, argnums: int | tuple[int, ...] = 0, has_aux: bool = False, *,
+           randomness: str = "error") -> Callable:
+    """A function computing the Jacobian of ``func`` w.r.t. argument(s) ``argnums``.
+
+    Same result as ``jacrev`` (retrograd computes it in reverse mode too).
+
+    >>> import retrograd as torch
+    >>> torch.func.jacfwd(lambda x: x.sum() * x)(torch.tensor([1., 2.]))
+    tensor([[4., 1.],
+            [2., 5.]])
+    """
+    @functools.wraps(func)
+    def wrapper(*args):
+        _check_randomness_arg(randomness)
+        return _jacobian(func, args, argnums, has_aux, fwd=True)
+
+    return wrapper
+
+
+def hessian(func: Callable, argnums: int | tuple[int, ...] = 0) -> Callable:
+    """A function computing the Hessian of ``func`` w.r.t. argument(s) ``argnums``
+    (``jacfwd(jacrev(func, argnums), argnums)``).
+
+    >>> import retrograd as torch
+    >>> torch.func.hessian(lambda x: (x ** 3).sum())(torch.tensor([1., 2.]))
+    tensor([[ 6.,  0.],
+            [ 0., 12.]])
+    """
+    return jacfwd(jacrev(func, argnums), argnums)

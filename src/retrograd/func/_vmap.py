@@ -1,0 +1,216 @@
+"""``vmap``: map a function over a dimension of its inputs (PyTorch's ``torch.vmap`` API).
+
+retrograd has no batching rules: ``vmap`` runs ``func`` once per batch element on the slices
+``x.select(in_dim, b)`` and stacks the results along ``out_dims``.  That gives exact per-sample
+semantics (and gradients: ``select`` and ``stack`` are differentiable), at the speed of a
+Python loop.  Nested ``vmap`` nests the loops.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import _creation
+from .._ops import stack
+from .._tensor import Tensor
+from ._jac import _check_randomness_arg
+from ._pytree import broadcast_prefix, tree_flatten, tree_unflatten
+
+__all__ = ["vmap"]
+
+
+def _name(func) -> str:
+    if hasattr(func, "__name__"):
+        return func.__name__
+    if isinstance(func, functools.partial):
+        return f"functools.partial({_name(func.func)}, ...)"
+    return repr(func)
+
+
+def _check_out_dims(out_dims, func) -> None:
+    if isinstance(out_dims, int):
+        return
+    for d in tree_flatten(out_dims)[0]:
+        if d is not None and not isinstance(d, int):
+            raise ValueError(f"vmap({_name(func)}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a "
+                             "python collection of ints representing where in the outputs the vmapped dimension "
+                             "should appear.")
+
+
+def _process_inputs(in_dims, args: tuple, func):
+    """(batch size, per-leaf in_dim, flat args, spec) with PyTorch's checks and messages."""
+    name = _name(func)
+    if not isinstance(in_dims, (int, tuple)):
+        raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` to be int or a "
+                         f"(potentially nested) tuple matching the structure of inputs, got: {type(in_dims)}.")
+    if len(args) == 0:
+        raise ValueError(f"vmap({name})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are trying "
+                         "to vmap over a function with no inputs. The latter is unsupported.")
+    flat_args, spec = tree_flatten(args)
+    flat_dims = broadcast_prefix(in_dims, spec)
+    if flat_dims is None:
+        raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
+                         f"structure of `inputs`. in_dims has structure {tree_flatten(in_dims)[1]!r} but inputs "
+                         f"has structure {spec!r}.")
+    for i, (arg, d) in enumerate(zip(flat_args, flat_dims)):
+        if d is not None and not isinstance(d, int):
+            raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input but "
+                             "in_dim must be either an integer dimension or None.")
+        if isinstance(d, int) and not isinstance(arg, Tensor):
+            raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input but the "
+                             f"input is of type {type(arg)}. We cannot vmap over non-Tensor arguments, please use "
+                             "None as the respective in_dim")
+        if d is not None:
+            nd = arg.dim()
+            if d < -nd or d >= nd:
+                raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for some input, but "
+                                 f"that input is a Tensor of dimensionality {nd} so expected in_dim to satisfy "
+                                 f"-{nd} <= in_dim < {nd}.")
+            flat_dims[i] = d % nd
+    sizes = [a.size(d) for a, d in zip(flat_args, flat_dims) if d is not None]
+    if not sizes:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if any(s != sizes[0] for s in sizes):
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+                         f"{sizes} for the mapped dimension")
+    return sizes[0], flat_dims, flat_args, spec
+
+
+def _rng_state() -> np.ndarray:
+    # (through the public state API: it covers every way the generator can be drawn from)
+    return _creation.get_rng_state()._data.copy()
+
+
+def _set_rng_state(state: np.ndarray) -> None:
+    _creation.set_rng_state(Tensor._wrap(state.copy(), False, None, 0))
+
+
+def _call_per_sample(func, batch_size: int, flat_dims: list, flat_args: list, spec, randomness: str, kwargs: dict):
+    """func's flat outputs for each batch element, plus the output spec."""
+    start = _rng_state() if randomness in ("error", "same") else None
+    results: list = []
+    out_spec = None
+    if batch_size == 0:
+        # No element to run on: run once on zeros shaped like one element, only to learn the
+        # output structure and shapes (PyTorch runs func once on the empty batch).
+        sample = [a if d is None else _creation.zeros(a.shape[:d] + a.shape[d + 1:], dtype=a.dtype)
+                  for a, d in zip(flat_args, flat_dims)]
+        out, out_spec = tree_flatten(func(*tree_unflatten(sample, spec), **kwargs))
+        return [], out_spec, out
+    for b in range(batch_size):
+        if randomness == "same":
+            _set_rng_state(start)
+        sample = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
+        flat_out, s = tree_flatten(func(*tree_unflatten(sample, spec), **kwargs))
+        if randomness == "error":
+            if not np.array_equal(_rng_state(), start):
+                _set_rng_state(start)
+                raise RuntimeError("vmap: called random operation while in randomness error mode. Please either use "
+                                   "the 'same' or 'different' randomness flags on vmap or perform the randomness "
+                                   "operation out of vmap")
+        if out_spec is None:
+            out_spec = s
+        elif s != out_spec:
+            raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` returned outputs of different structures "
+                             f"for different batch elements: {out_spec!r} and {s!r}")
+        results.append(flat_out)
+    return results, out_spec, None
+
+
+def _same_everywhere(vals: list) -> bool:
+    first = vals[0]
+    for v in vals[1:]:
+        if v is first:
+            continue
+        if isinstance(first, Tensor) and isinstance(v, Tensor):
+            if v.shape != first.shape or not np.array_equal(v._data, first._data, equal_nan=True):
+                return False
+        elif isinstance(first, Tensor) or isinstance(v, Tensor):
+            return False
+        else:
+            try:
+                if not bool(v == first):
+                    return False
+            except Exception:  # (values that cannot be compared count as different)
+                return False
+    return True
+
+
+def _assemble(func, results: list, out_spec, empty_sample, out_dims, batch_size: int):
+    name = _name(func)
+    n = out_spec.num_leaves
+    if out_spec.is_leaf():
+        if isinstance(out_dims, int) or out_dims is None:
+            flat_od = [out_dims]
+        elif isinstance(out_dims, tuple) and len(out_dims) == 1:
+            flat_od = list(out_dims)
+        else:
+            flat_od = None
+    else:
+        flat_od = broadcast_prefix(out_dims, out_spec)
+    if flat_od is None:
+        raise ValueError(f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the "
+                         f"structure of `outputs`. out_dims has structure {tree_flatten(out_dims)[1]!r} but outputs "
+                         f"has structure {out_spec!r}.")
+    flat = []
+    for i in range(n):
+        od = flat_od[i]
+        vals = [r[i] for r in results] if empty_sample is None else [empty_sample[i]]
+        if od is None:
+            # PyTorch refuses a batched output here; without batch tracking, "batched" means
+            # "differs between batch elements".
+            if empty_sample is None and not _same_everywhere(vals):
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim is None")
+            flat.append(vals[0])
+            continue
+        for v in vals:
+            if not isinstance(v, Tensor):
+                raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(v)}. "
+                                 "Did you mean to set out_dims= to None for output?")
+        if empty_sample is not None:
+            v = vals[0]
+            shape = list(v.shape)
+            nd = v.dim() + 1
+            if od < -nd or od >= nd:
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {od})")
+            shape.insert(od % nd, 0)
+            flat.append(_creation.zeros(shape, dtype=v.dtype))
+        else:
+            flat.append(stack(vals, dim=od))
+    return tree_unflatten(flat, out_spec)
+
+
+def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = "error", *,
+         chunk_size: int | None = None) -> Callable:
+    """Vectorize ``func`` over dimension ``in_dims`` of its inputs; outputs get the batch dim at ``out_dims``.
+
+    ``in_dims``: an int (every positional input), or a tuple with one entry per positional
+    argument, each an int, ``None`` (not mapped: passed whole to every call) or a nested
+    structure matching a pytree argument.  Keyword arguments are never mapped.
+    ``randomness``: ``'error'`` (random ops inside raise), ``'different'`` or ``'same'``
+    (every element sees the same random numbers).  ``chunk_size`` is accepted and has no effect.
+
+    retrograd runs ``func`` once per batch element (a Python loop) and stacks the results.
+
+    >>> import retrograd as torch
+    >>> torch.vmap(torch.dot)(torch.ones(3, 2), torch.arange(6.).reshape(3, 2))
+    tensor([1., 5., 9.])
+    >>> torch.vmap(lambda x, w: x * w, in_dims=(0, None))(torch.ones(2, 2), torch.tensor([1., 2.]))
+    tensor([[1., 2.],
+            [1., 2.]])
+    """
+    _check_randomness_arg(randomness)
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
+
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        _check_out_dims(out_dims, func)
+        batch_size, flat_dims, flat_args, spec = _process_inputs(in_dims, args, func)
+        results, out_spec, empty_sample = _call_per_sample(func, batch_size, flat_dims, flat_args, spec,
+                                                           randomness, kwargs)
+        return _assemble(func, results, out_spec, empty_sample, out_dims, batch_size)
+
+    return wrapped
