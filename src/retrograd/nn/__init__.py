@@ -10,4 +10,5 @@ from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401
 from . import parallel  # noqa: F401,E402
+from . import attention  # noqa: F401,E402
 from .parallel import DataParallel  # noqa: F401,E402
