@@ -33,6 +33,7 @@ from . import nn  # noqa: F401
 from . import func  # noqa: F401,E402
 from .func import vmap  # noqa: F401,E402
 from . import profiler  # noqa: F401,E402
+from . import compiler, _dynamo  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401
 from . import viz  # noqa: F401  (cheap: graphviz is imported only by viz.draw)
 from . import amp  # noqa: F401,E402
