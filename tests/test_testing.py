@@ -42,3 +42,28 @@ def test_make_tensor():
     assert float(t.abs().max()) <= 1
     i = rg.testing.make_tensor((4,), dtype=rg.int64, low=0, high=3)
     assert i.dtype is rg.int64 and int(i.max()) < 3 and int(i.min()) >= 0
+
+
+@pytest.mark.parametrize("case", [
+    lambda T: (T.tensor([1., float("inf")]), T.tensor([1., float("-inf")]), {}),  # inf vs -inf: not close
+    lambda T: (T.tensor([1., float("inf")]), T.tensor([1., float("inf")]), {}),  # same infinity: close
+    lambda T: (T.tensor(1.), T.tensor(2.), {}),  # 0-d: reported as scalars
+    lambda T: (1.0, 2.0, {}),
+    lambda T: (1, 2, {}),
+    lambda T: (T.tensor([1., 2.]), T.tensor([1., 3.]), {"rtol": 0, "atol": 0}),  # equality: no tolerances shown
+    lambda T: (T.tensor([1, 2]), T.tensor([1, 3]), {}),
+    lambda T: (1.0, 1.5, {"rtol": 0, "atol": 0}),
+    lambda T: (T.tensor([float("nan")]), T.tensor([float("nan")]), {"equal_nan": True}),
+    lambda T: (T.tensor([float("nan")]), T.tensor([float("nan")]), {"rtol": 0, "atol": 0, "equal_nan": True}),
+    lambda T: (T.tensor(0.), T.tensor(0.5, dtype=T.float64), {"check_dtype": False}),
+])
+def test_assert_close_verdicts_and_messages_match_torch(case):
+    def run(T):
+        a, b, kw = case(T)
+        try:
+            T.testing.assert_close(a, b, **kw)
+        except AssertionError as exc:
+            return str(exc)
+        return None
+
+    assert run(rg) == run(torch)

@@ -41,22 +41,28 @@ def _compare_tensors(actual: Tensor, expected: Tensor, rtol, atol, equal_nan, ch
     if a.dtype != b.dtype:
         common = np.promote_types(a.dtype, b.dtype)
         a, b = a.astype(common), b.astype(common)
-    if a.dtype.kind == "b" or (rtol == 0 and atol == 0 and a.dtype.kind in "iu"):
+    equality = rtol == 0 and atol == 0  # (integer and bool dtypes default to this)
+    if a.dtype.kind == "b" or equality:
         bad = a != b
-        what, kind = "Tensor-likes", "equal"
+        if equal_nan and a.dtype.kind == "f":
+            bad &= ~(np.isnan(a) & np.isnan(b))
     else:
         af, bf = a.astype(np.float64), b.astype(np.float64)
         with np.errstate(invalid="ignore", over="ignore"):
-            close = np.abs(af - bf) <= atol + rtol * np.abs(bf)
-            close |= af == bf  # infinities of the same sign
+            diff = np.abs(af - bf)
+            # torch.isclose: equal values (infinities of one sign included), or a finite
+            # difference within tolerance; inf vs -inf differ by inf, which is never close
+            close = (af == bf) | (np.isfinite(diff) & (diff <= atol + rtol * np.abs(bf)))
             if equal_nan:
                 close |= np.isnan(af) & np.isnan(bf)
         bad = ~close
-        what, kind = "Tensor-likes", "close"
     if not bad.any():
         return
+    kind = "equal" if equality else "close"
+    if a.ndim == 0:  # torch reports a 0-d mismatch as two scalars
+        _fail(msg, _scalar_mismatch(a.item(), b.item(), rtol, atol, equality))
     n_bad, n = int(bad.sum()), bad.size
-    lines = [f"{what} are not {kind}!", "", f"Mismatched elements: {n_bad} / {n} ({100.0 * n_bad / n:.1f}%)"]
+    lines = [f"Tensor-likes are not {kind}!", "", f"Mismatched elements: {n_bad} / {n} ({100.0 * n_bad / n:.1f}%)"]
     # Differences in the compared dtype, reported as Python numbers (as PyTorch does).
     flat_bad = bad.reshape(-1)
     wide = a.dtype if a.dtype.kind == "f" else np.dtype(np.int64)
@@ -67,11 +73,21 @@ def _compare_tensors(actual: Tensor, expected: Tensor, rtol, atol, equal_nan, ch
             diff.astype(np.float32) / np.abs(bf).astype(np.float32))
     i = int(np.argmax(np.where(flat_bad, np.nan_to_num(diff, nan=np.inf), -1)))
     j = int(np.argmax(np.where(flat_bad, np.nan_to_num(rel, nan=np.inf), -1)))
-    allowed_a = f" (up to {atol} allowed)" if kind == "close" else ""
-    allowed_r = f" (up to {rtol} allowed)" if kind == "close" else ""
+    allowed_a = "" if equality else f" (up to {atol} allowed)"
+    allowed_r = "" if equality else f" (up to {rtol} allowed)"
     lines.append(f"Greatest absolute difference: {diff[i].item()} at index {_index_str(i, a.shape)}{allowed_a}")
     lines.append(f"Greatest relative difference: {rel[j].item()} at index {_index_str(j, a.shape)}{allowed_r}")
     _fail(msg, "\n".join(lines))
+
+
+def _scalar_mismatch(actual, expected, rtol, atol, equality: bool) -> str:
+    """torch's message for two mismatching scalars (Python numbers or 0-d tensors)."""
+    abs_diff = abs(actual - expected)
+    rel_diff = float("inf") if expected == 0 else abs_diff / abs(expected)
+    allowed_a = "" if equality else f" (up to {atol} allowed)"
+    allowed_r = "" if equality else f" (up to {rtol} allowed)"
+    return (f"Scalars are not {'equal' if equality else 'close'}!\n\nExpected {expected} but got {actual}.\n"
+            f"Absolute difference: {abs_diff}{allowed_a}\nRelative difference: {rel_diff}{allowed_r}")
 
 
 def assert_close(actual: Any, expected: Any, *, allow_subclasses: bool = True, rtol: float | None = None,
