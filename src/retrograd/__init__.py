@@ -14,6 +14,7 @@ from ._dtype import (bfloat16, bool, can_cast, double, dtype, float, float16, fl
                      promote_types, set_default_dtype, short, uint8)
 from ._size import Size, device  # noqa: F401
 from ._layout import *  # noqa: F401,F403  (layout, memory_format and their constants)
+from ._storage import TypedStorage, UntypedStorage  # noqa: F401
 from ._tensor import Tensor  # noqa: F401
 from . import _tensor_methods  # noqa: F401  (binds ops as Tensor methods)
 from ._creation import *  # noqa: F401,F403

@@ -248,6 +248,18 @@ class Tensor:
     def is_signed(self) -> bool:
         return self.dtype.is_signed
 
+    def untyped_storage(self):
+        """The memory this tensor views, as bytes (see ``retrograd._storage``)."""
+        from ._storage import UntypedStorage
+
+        return UntypedStorage(self._data)
+
+    def storage(self):
+        """The memory this tensor views, as elements of its dtype (deprecated in torch: warns once)."""
+        from ._storage import typed_storage_of
+
+        return typed_storage_of(self._data, self.dtype)
+
     def data_ptr(self) -> int:
         return self._data.__array_interface__["data"][0]
 

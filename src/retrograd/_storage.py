@@ -1,0 +1,152 @@
+"""Tensor storages: ``untyped_storage()`` / ``storage()`` over the NumPy memory a tensor views.
+
+A retrograd tensor's data is a NumPy array, possibly a view of a larger one; the storage is
+the memory of the outermost array it views.  What code asks of storages works as in torch:
+whether two tensors share memory (``a.untyped_storage().data_ptr() ==
+b.untyped_storage().data_ptr()``), the storage's size in bytes or elements, its values.
+
+>>> import retrograd as torch
+>>> x = torch.arange(6.)
+>>> x[2:].untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+True
+>>> x[2:].untyped_storage().nbytes()
+24
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+__all__ = ["UntypedStorage", "TypedStorage"]
+
+
+def _root(a: np.ndarray) -> np.ndarray:
+    """The outermost ndarray whose memory ``a`` views (``a`` itself when it owns its data)."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+class UntypedStorage:
+    """The bytes behind a tensor (read-only view here; writes go through tensors)."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self._array = _root(array)
+
+    def _bytes(self) -> np.ndarray:
+        a = self._array
+        return a.reshape(-1).view(np.uint8) if a.flags.c_contiguous else np.ascontiguousarray(a).view(np.uint8)
+
+    def data_ptr(self) -> int:
+        return self._array.__array_interface__["data"][0]
+
+    def nbytes(self) -> int:
+        return int(self._array.nbytes)
+
+    def size(self) -> int:
+        return self.nbytes()
+
+    __len__ = size
+
+    def element_size(self) -> int:
+        return 1
+
+    @property
+    def device(self):
+        from ._size import CPU
+
+        return CPU
+
+    @property
+    def dtype(self):
+        from . import _dtype
+
+        return _dtype.uint8
+
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self, device="cuda") -> bool:
+        return False
+
+    def tolist(self) -> list:
+        return self._bytes().tolist()
+
+    def __getitem__(self, idx):
+        return self._bytes()[idx].tolist()
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __repr__(self) -> str:
+        body = "\n".join(f" {v}" for v in self.tolist())
+        return f"{body}\n[retrograd.storage.UntypedStorage(device=cpu) of size {len(self)}]"
+
+
+_warned_typed = [False]
+
+
+class TypedStorage:
+    """The storage seen as elements of the tensor's dtype (deprecated in torch, as here)."""
+
+    def __init__(self, array: np.ndarray, dtype) -> None:
+        self._untyped = UntypedStorage(array)
+        self.dtype = dtype
+
+    def _values(self) -> np.ndarray:
+        return self._untyped._bytes().view(self.dtype.np)
+
+    def _untyped_storage(self) -> UntypedStorage:
+        return self._untyped
+
+    def untyped(self) -> UntypedStorage:
+        return self._untyped
+
+    def data_ptr(self) -> int:
+        return self._untyped.data_ptr()
+
+    def nbytes(self) -> int:
+        return self._untyped.nbytes()
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def size(self) -> int:
+        return self.nbytes() // self.element_size()
+
+    __len__ = size
+
+    @property
+    def device(self):
+        return self._untyped.device
+
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self, device="cuda") -> bool:
+        return False
+
+    def tolist(self) -> list:
+        return self._values().tolist()
+
+    def __getitem__(self, idx):
+        return self._values()[idx].tolist()
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __repr__(self) -> str:
+        body = "\n".join(f" {v}" for v in self.tolist())
+        return f"{body}\n[retrograd.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {len(self)}]"
+
+
+def typed_storage_of(array: np.ndarray, dtype) -> TypedStorage:
+    """``tensor.storage()``: warns once per process, as torch does."""
+    if not _warned_typed[0]:
+        _warned_typed[0] = True
+        warnings.warn("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
+                      "the only storage class. This should only matter to you if you are using storages "
+                      "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of "
+                      "tensor.storage()", UserWarning, stacklevel=3)
+    return TypedStorage(array, dtype)
