@@ -194,8 +194,8 @@ def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
     ``cast``: a dtype the inputs are converted to first (type promotion); the engine
     casts gradients back to each input's own dtype.
     """
-    if _PROFILE:
-        return _profiled(op, tensors, static, cast)
+    if _SLOW:
+        return _slow_path(op, tensors, static, cast)
     try:
         if cast is not None:
             npd = cast.np
@@ -242,8 +242,8 @@ def apply_binary(op: OpDef, a, b):
     The path of ``+ - * /`` between tensors of one dtype (and of every backward rule
     that records a graph): the general function's branches, unrolled.
     """
-    if _PROFILE:
-        return _profiled(op, (a, b), None, None)
+    if _SLOW:
+        return _slow_path(op, (a, b), None, None)
     try:
         out = op.forward(a._data, b._data)
     except (ValueError, IndexError, TypeError) as exc:
@@ -262,20 +262,45 @@ def apply_binary(op: OpDef, a, b):
     return _wrap(out, False, None, 0)
 
 
-_PROFILE = False  # set by autograd.profiler.profile while it records
+# The one flag apply() and apply_binary() test: set while the profiler records or a
+# forward-AD level is open, so neither costs the hot path more than this test when off.
+_SLOW = False
+_profiling = False  # autograd.profiler.profile is recording
+_forward_ad = None  # autograd.forward_ad's hook while a dual level is open
+
+
+def _set_profiling(on: bool) -> None:
+    global _profiling, _SLOW
+    _profiling = on
+    _SLOW = _profiling or _forward_ad is not None
+
+
+def _set_forward_ad(hook) -> None:
+    global _forward_ad, _SLOW
+    _forward_ad = hook
+    _SLOW = _profiling or _forward_ad is not None
+
+
+def _slow_path(op: OpDef, tensors: tuple, static, cast):
+    """apply() timed for the profiler and/or given tangents (flag off inside: the op runs once)."""
+    global _SLOW
+    _SLOW = False
+    try:
+        out = _profiled(op, tensors, static, cast) if _profiling else apply(op, tensors, static, cast)
+        if _forward_ad is not None:
+            out = _forward_ad.propagate(op, tensors, static, cast, out)
+        return out
+    finally:
+        _SLOW = _profiling or _forward_ad is not None
 
 
 def _profiled(op: OpDef, tensors: tuple, static, cast):
-    """apply() timed for the profiler (flag off inside, so the op is timed once)."""
-    global _PROFILE
     from ..autograd.profiler import _state as prof
 
     frame = prof.begin()
-    _PROFILE = False
     try:
         return apply(op, tensors, static, cast)
     finally:
-        _PROFILE = prof.on
         prof.end("aten::" + op.name, frame)
 
 
@@ -476,6 +501,8 @@ def _record_unary(node, op: OpDef, a, out):
 
 def _translate(op: OpDef, tensors, exc: Exception) -> Exception:
     """NumPy's complaint about bad input -> PyTorch's exception type and message."""
+    if getattr(exc, "_retrograd_final", False):  # already PyTorch's error (e.g. an uninitialized parameter)
+        return exc
     if op.errors is not None:
         mapped = op.errors(*[t._data for t in tensors], exc=exc)
         if mapped is not None:
@@ -501,6 +528,9 @@ def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None):
     Rewrites ``target``'s history: its grad_fn becomes the op's node, fed by a snapshot
     of what ``target`` was.  Errors as PyTorch for leaves that require grad.
     """
+    if _SLOW and _forward_ad is not None:  # (a dual level is open: the target's tangent changes too;
+        # the hook runs this function again with the level paused)
+        return _forward_ad.inplace(op, target, others, static, apply_inplace)
     from .._tensor import check_inplace
 
     check_inplace(target, others)

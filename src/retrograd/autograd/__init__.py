@@ -16,7 +16,7 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401
                         is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401  (the functions shadow the module name, as in torch)
-from . import function, functional, profiler  # noqa: F401
+from . import forward_ad, function, functional, profiler  # noqa: F401
 from .function import Function, once_differentiable  # noqa: F401
 from .anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
 

@@ -23,12 +23,13 @@ tensor(12.)
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import warnings
 from typing import Any, Callable
 
-from . import grad_mode
+from . import forward_ad, grad_mode
 from .graph import FREED_MSG, Node, SavedTensor, _creation_site
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
@@ -53,6 +54,11 @@ class FunctionCtx:
         self.to_save = tensors
 
     def save_for_forward(self, *tensors) -> None:
+        """Save tensors (or None) for ``jvp``, which reads them back with ``ctx.saved_tensors``."""
+        T = _Tensor()
+        if not all(t is None or isinstance(t, T) for t in tensors):
+            raise AssertionError("save_for_forward expects all arguments to be tensors; you should save non-tensors "
+                                 "as attributes on ctx.")
         self.saved_for_forward = tensors
 
     def mark_dirty(self, *args) -> None:
@@ -77,6 +83,8 @@ class BackwardCFunction(Node, FunctionCtx):
 
     _forward_cls: Any = None
     _call_on_none = True  # custom backwards run even when every incoming grad is None
+    _in_jvp = False  # while ``jvp`` runs, ``saved_tensors`` are those saved for forward
+    saved_for_forward: tuple = ()
 
     def __init__(self) -> None:
         Node.__init__(self)
@@ -99,6 +107,8 @@ class BackwardCFunction(Node, FunctionCtx):
     # ---- saved tensors ----
     @property
     def saved_tensors(self) -> tuple:
+        if self._in_jvp:
+            return tuple(self.saved_for_forward)
         if self._released:
             raise RuntimeError(FREED_MSG)
         if self._saved is None:
@@ -244,6 +254,7 @@ def _bind_kwargs(forward: Callable, args: tuple, kwargs: dict) -> tuple:
 
 
 _MISSING = object()
+_NO_PAUSE = contextlib.nullcontext()
 
 
 def _uses_setup_context(cls) -> bool:
@@ -258,15 +269,18 @@ def _apply(cls, args: tuple):
     ctx.needs_input_grad = tuple(t and a.requires_grad for a, t in zip(args, is_tensor))
     tensor_inputs = [a for a, t in zip(args, is_tensor) if t]
     executable = grad_mode.state.enabled and any(a.requires_grad for a in tensor_inputs)
+    tangents = forward_ad._input_tangents(args)  # (None unless a dual level is open and an input is dual)
 
     prev = grad_mode.state.enabled
     grad_mode.state.enabled = False  # forward is not recorded: the node stands for all of it
     try:
-        if _uses_setup_context(cls):
-            output = cls.forward(*args)
-            cls.setup_context(ctx, args, output)
-        else:
-            output = cls.forward(ctx, *args)
+        # forward sees plain tensors (no tangents flow through it): jvp gives the outputs' tangents
+        with forward_ad._paused() if forward_ad._level.active else _NO_PAUSE:
+            if _uses_setup_context(cls):
+                output = cls.forward(*args)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args)
     finally:
         grad_mode.state.enabled = prev
 
@@ -285,6 +299,8 @@ def _apply(cls, args: tuple):
             raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
                                "The inputs that are modified inplace must all be outputs of the Function.")
     if not executable:
+        if tangents is not None:
+            forward_ad._custom_jvp(cls, ctx, args, tangents, outputs)
         return output
 
     from .anomaly_mode import anomaly_state
@@ -298,6 +314,8 @@ def _apply(cls, args: tuple):
 
         record_trace(ctx)
     new_outputs = _wrap_outputs(ctx, args, outputs)
+    if tangents is not None:
+        forward_ad._custom_jvp(cls, ctx, args, tangents, tuple(new_outputs))
     _save(ctx, args, outputs, new_outputs)
     ctx.to_save = None
     ctx.dirty_tensors = None

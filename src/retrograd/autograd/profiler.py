@@ -53,7 +53,7 @@ _state = _State()
 def _set_op_hook(on: bool) -> None:
     from .._ops import _registry
 
-    _registry._PROFILE = on
+    _registry._set_profiling(on)
 
 
 def _format_time(time_us: float) -> str:
