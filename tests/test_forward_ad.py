@@ -621,3 +621,19 @@ def test_inplace_on_recorded_tensor_keeps_reverse_mode():
         res.append((tangent, h.grad.numpy().copy()))
     for g, w in zip(*res):
         np.testing.assert_allclose(g, w, **TOL)
+
+
+def test_dual_tensor_printing_and_setitem_tangent_as_torch():
+    def run(T):
+        fw = T.autograd.forward_ad
+        out = []
+        with fw.dual_level():
+            out.append(repr(fw.make_dual(T.tensor(2.), T.tensor(1.))))  # 0-d tangent prints as a number
+            out.append(repr(fw.make_dual(T.tensor([2., 3.], requires_grad=True), T.tensor([1., 5.]))))
+            out.append(repr(fw.make_dual(T.ones(2, 2, dtype=T.float64), T.ones(2, 2, dtype=T.float64))))
+            y = T.zeros(3)
+            y[1] = fw.make_dual(T.tensor(1.), T.tensor(2.))  # no grad recording: the tangent still flows
+            out.append(repr(fw.unpack_dual(y).tangent))
+        return [o.replace("torch.", "retrograd.") for o in out]
+
+    assert run(rg) == run(torch)

@@ -686,6 +686,12 @@ class Tensor:
             suffixes.append(f"grad_fn=<{name}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
+        if "_fw_tangent" in self.__dict__:  # a dual tensor: forward AD's tangent, printed as torch does
+            from .autograd.forward_ad import _get
+
+            tangent = _get(self)
+            if tangent is not None:
+                suffixes.append(f"tangent={tangent}")
         dt = self.dtype
         return format_tensor(self._data, dt.name, is_default_float=dt is D.get_default_dtype(), suffixes=suffixes)
 

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, bump_version
+from . import _registry
 from ._registry import apply, apply_inplace, primitive
 from ..autograd import grad_mode
 from .._tensor import Tensor as _T
@@ -416,7 +417,7 @@ def setitem(self: Tensor, key, value) -> None:
                 f"{_scalar_type_name(self.dtype)} for the destination and {_scalar_type_name(v.dtype)} for the source.")
     if through_view and grad_mode.state.enabled and self._requires_grad and self._grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if grad_mode.state.enabled and (self._requires_grad or v._requires_grad):
+    if grad_mode.state.enabled and (self._requires_grad or v._requires_grad) or _registry._forward_ad is not None:
         apply_inplace(op, self, (v,), {"key": np_key, "accumulate": False})
         return
     # No graph to record: write straight into the data (one copy instead of two).
