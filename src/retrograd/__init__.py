@@ -33,6 +33,7 @@ from ._typeinfo import finfo, iinfo  # noqa: F401
 from . import nn  # noqa: F401
 from . import func  # noqa: F401,E402
 from .func import vmap  # noqa: F401,E402
+from . import special, jit, random  # noqa: F401,E402
 from . import profiler  # noqa: F401,E402
 from . import compiler, _dynamo  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401
@@ -41,6 +42,7 @@ from . import amp  # noqa: F401,E402
 from .amp import autocast, is_autocast_enabled  # noqa: F401,E402
 from ._compat import *  # noqa: F401,F403
 from ._functional_aliases import *  # noqa: F401,F403
+from . import distributions  # noqa: F401,E402
 
 __version__ = "0.1.0"
 

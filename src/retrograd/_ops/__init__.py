@@ -22,3 +22,7 @@ from .misc_more import *  # noqa: F401,F403
 from .tensor_extras import *  # noqa: F401,F403
 from .nn_ops_more import *  # noqa: F401,F403
 from .api_extras import *  # noqa: F401,F403
+from .special_fns import *  # noqa: F401,F403
+from .linalg_lu import *  # noqa: F401,F403
+from .linalg_householder import *  # noqa: F401,F403
+from .linalg_legacy import *  # noqa: F401,F403

@@ -11,6 +11,6 @@ __all__ = ["checkpoint", "data", "hooks"]
 
 
 def __getattr__(name: str):
-    if name in __all__:
+    if name in __all__ or name == "_pytree":
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,329 @@
+"""The ops behind ``retrograd.special`` that retrograd did not have yet: entr, xlog1py, the
+normal distribution (ndtr, ndtri, log_ndtr), erfcx, the exponentially scaled Bessel
+functions i0e / i1e, Hurwitz zeta, the regularised incomplete gamma functions, and
+a few functions PyTorch does not differentiate (spherical_bessel_j0, modified_bessel_i0/i1).
+
+Forwards are NumPy in float64 (cast back to the input's float dtype); no SciPy at run time,
+so each function is a textbook series, continued fraction or asymptotic expansion (see
+``_special_kernels.py``).  Backward rules are PyTorch's formulas written in retrograd ops,
+so they differentiate again.  Where PyTorch has no derivative the rule raises its
+NotImplementedError; where PyTorch's output never requires grad the primitive has no rule.
+
+Only ``igamma`` / ``igammac`` are exported at top level (PyTorch has them there and as
+methods); the rest are reached through ``retrograd.special`` under their PyTorch names.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._tensor import Tensor
+from . import _special_kernels as K
+from ._common import binary_operands, float_dtype_for
+from ._registry import apply, primitive
+from .misc_more import _i1 as _i1_tensor
+from .pointwise import _out, exp, log, where
+from .pointwise_more import _float_cast, _invalid_combination, _need_tensor, lgamma, sgn
+
+__all__ = ["igamma", "igammac"]
+METHODS = ["igamma", "igammac"]
+
+_SQRT_2PI = math.sqrt(2 * math.pi)
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+def _f64fw(f, n: int = 1):
+    """A float64 kernel of ``n`` arrays as a forward (inputs ``a``, ``b``) keeping the input dtype."""
+    def run(*arrays):
+        with np.errstate(all="ignore"):
+            r = f(*(x.astype(np.float64, copy=False) for x in arrays))
+        return np.asarray(r).astype(arrays[0].dtype, copy=False)
+    if n == 1:
+        return lambda a: run(a)
+    return lambda a, b: run(a, b)
+
+
+def _unary_call(op, name: str, input, out):
+    _need_tensor(name, input)
+    return _out(apply(op, (input,), None, float_dtype_for(input)), out)
+
+
+def _nie(what: str):
+    """A rule for an input PyTorch does not differentiate (its NotImplementedError)."""
+    def rule(g):
+        raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
+    return rule
+
+
+# ================================================================ entr, xlog1py
+def _entr_rule(g, a):
+    return -g * (log(a) + 1)
+
+
+_entr = primitive("special_entr", _f64fw(K.entr), node="SpecialEntrBackward0", a=_entr_rule)
+
+
+def special_entr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Elementwise entropy ``-x log x`` (0 at 0, -inf below 0).
+
+    >>> import retrograd as torch
+    >>> torch.special.entr(torch.tensor([0., 0.5]))
+    tensor([0.0000, 0.3466])
+    """
+    return _unary_call(_entr, "special_entr", input, out)
+
+
+def _xlog1py_rule_a(g, a, b):
+    # PyTorch masks the point where x = 0 and log1p(y) is -inf or NaN
+    return where((a == 0) & (b <= -1), 0.0, special_xlog1py(g, b))
+
+
+def _xlog1py_rule_b(g, a, b):
+    return g * a / (b + 1)
+
+
+_xlog1py_fw = _f64fw(K.xlog1py, 2)
+_xlog1py = primitive("special_xlog1py", _xlog1py_fw, node="SpecialXlog1PyBackward0",
+                     a=_xlog1py_rule_a, b=_xlog1py_rule_b)
+_xlog1py_ss = primitive("special_xlog1py_scalar_self", _xlog1py_fw, node="SpecialXlog1PyBackward1",
+                        b=_xlog1py_rule_b)
+_xlog1py_so = primitive("special_xlog1py_scalar_other", _xlog1py_fw, node="SpecialXlog1PyBackward2",
+                        a=_xlog1py_rule_a)
+
+_BINARY_OVERLOADS = ["Tensor input, Tensor other, *, Tensor out = None",
+                     "Number self, Tensor other, *, Tensor out = None",
+                     "Tensor input, Number other, *, Tensor out = None"]
+
+
+def _binary_args(name: str, input, other, ops):
+    """(op, a, b, cast) for a float binary op taking a Number on either side."""
+    ta, tb = isinstance(input, Tensor), isinstance(other, Tensor)
+    if not (ta or tb):
+        raise _invalid_combination(name, (input, other), _BINARY_OVERLOADS)
+    a, b, cast = binary_operands(input, other, name)
+    op = ops[0] if ta and tb else (ops[2] if ta else ops[1])
+    return op, a, b, _float_cast(a, cast)
+
+
+def special_xlog1py(input, other, *, out: Tensor | None = None) -> Tensor:
+    """``input * log1p(other)``, 0 where input is 0 (unless other is NaN).
+
+    >>> import retrograd as torch
+    >>> torch.special.xlog1py(torch.tensor([0., 2.]), torch.tensor([-1., 0.]))
+    tensor([0., 0.])
+    """
+    op, a, b, cast = _binary_args("special_xlog1py", input, other, (_xlog1py, _xlog1py_ss, _xlog1py_so))
+    return _out(apply(op, (a, b), None, cast), out)
+
+
+# ================================================================ the normal distribution
+def _normal_pdf(x):
+    return exp(x * x * -0.5) * (1 / _SQRT_2PI)
+
+
+# PyTorch builds ndtr from erfc and a scalar multiply: its node is that MulBackward1.
+_ndtr = primitive("special_ndtr", _f64fw(K.ndtr), node="MulBackward1", a=lambda g, a: g * _normal_pdf(a))
+_ndtri = primitive("special_ndtri", _f64fw(K.ndtri), node="SpecialNdtriBackward0",
+                   a=lambda g, out: g * _SQRT_2PI * exp(out * out * 0.5))
+_log_ndtr = primitive("special_log_ndtr", _f64fw(K.log_ndtr), node="SpecialLogNdtrBackward0",
+                      a=lambda g, a, out: g * exp(-(out + a * a * 0.5)) * (1 / _SQRT_2PI))
+
+
+def special_ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The standard normal CDF.
+
+    >>> import retrograd as torch
+    >>> torch.special.ndtr(torch.tensor([0.]))
+    tensor([0.5000])
+    """
+    return _unary_call(_ndtr, "special_ndtr", input, out)
+
+
+def special_ndtri(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The inverse of :func:`ndtr` (quantile of the standard normal); +-inf at 0 and 1.
+
+    >>> import retrograd as torch
+    >>> torch.special.ndtri(torch.tensor([0.5]))
+    tensor([0.])
+    """
+    return _unary_call(_ndtri, "special_ndtri", input, out)
+
+
+def special_log_ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``log(ndtr(x))``, accurate far into both tails.
+
+    >>> import retrograd as torch
+    >>> torch.special.log_ndtr(torch.tensor([0.]))
+    tensor([-0.6931])
+    """
+    return _unary_call(_log_ndtr, "special_log_ndtr", input, out)
+
+
+# ================================================================ erfcx, i0e, i1, i1e
+_erfcx = primitive("special_erfcx", _f64fw(K.erfcx), node="SpecialErfcxBackward0",
+                   a=lambda g, a, out: g * (a * out * 2 - _TWO_OVER_SQRT_PI))
+
+
+def special_erfcx(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The scaled complementary error function ``exp(x**2) * erfc(x)``.
+
+    >>> import retrograd as torch
+    >>> torch.special.erfcx(torch.tensor([0.]))
+    tensor([1.])
+    """
+    return _unary_call(_erfcx, "special_erfcx", input, out)
+
+
+def _i1e_rule(g, a, out):
+    safe = where(a == 0, 1.0, a)
+    return g * where(a == 0, 0.5, special_i0e(a) - out * (sgn(a) + 1 / safe))
+
+
+_i0e = primitive("special_i0e", _f64fw(K.i0e), node="SpecialI0EBackward0",
+                 a=lambda g, a, out: g * (special_i1e(a) - sgn(a) * out))
+_i1e = primitive("special_i1e", _f64fw(K.i1e), node="SpecialI1EBackward0", a=_i1e_rule)
+
+
+def special_i0e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``exp(-|x|) * i0(x)``: the modified Bessel function I0, scaled so it cannot overflow.
+
+    >>> import retrograd as torch
+    >>> torch.special.i0e(torch.tensor([0.]))
+    tensor([1.])
+    """
+    return _unary_call(_i0e, "special_i0e", input, out)
+
+
+def special_i1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The modified Bessel function of the first kind, order 1.
+
+    >>> import retrograd as torch
+    >>> torch.special.i1(torch.tensor([0.]))
+    tensor([0.])
+    """
+    _need_tensor("special_i1", input)
+    cast = float_dtype_for(input)
+    return _out(_i1_tensor(input if cast is None else input.to(cast)), out)
+
+
+def special_i1e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``exp(-|x|) * i1(x)``.
+
+    >>> import retrograd as torch
+    >>> torch.special.i1e(torch.tensor([0.]))
+    tensor([0.])
+    """
+    return _unary_call(_i1e, "special_i1e", input, out)
+
+
+# ================================================================ Hurwitz zeta
+def _zeta_rule_q(g, a, b):
+    return g * -a * special_zeta(a + 1.0, b)
+
+
+_zeta_fw = _f64fw(K.zeta, 2)
+_zeta = primitive("special_zeta", _zeta_fw, node="SpecialZetaBackward0", a=_nie("zeta"), b=_zeta_rule_q)
+_zeta_ss = primitive("special_zeta_scalar_self", _zeta_fw, node="SpecialZetaBackward1", b=_zeta_rule_q)
+_zeta_so = primitive("special_zeta_scalar_other", _zeta_fw, node="SpecialZetaBackward2", a=_nie("zeta"))
+
+
+def special_zeta(input, other, *, out: Tensor | None = None) -> Tensor:
+    """The Hurwitz zeta function ``sum_k (other + k) ** -input``.
+
+    >>> import retrograd as torch
+    >>> torch.special.zeta(torch.tensor([2.]), torch.tensor([1.]))
+    tensor([1.6449])
+    """
+    op, a, b, cast = _binary_args("special_zeta", input, other, (_zeta, _zeta_ss, _zeta_so))
+    return _out(apply(op, (a, b), None, cast), out)
+
+
+# ================================================================ incomplete gamma
+def _igamma_rule_x(g, a, b):
+    # d/dx P(a, x) = x^(a-1) e^-x / Gamma(a)
+    return g * exp((a - 1) * log(b) - b - lgamma(a))
+
+
+_igamma = primitive("igamma", _f64fw(K.gammainc, 2), node="IgammaBackward0",
+                    a=_nie("igamma: input"), b=_igamma_rule_x)
+_igammac = primitive("igammac", _f64fw(K.gammaincc, 2), node="IgammacBackward0",
+                     a=_nie("igammac: input"), b=lambda g, a, b: -_igamma_rule_x(g, a, b))
+
+
+def _igamma_args(name: str, input, other):
+    _need_tensor(name, input, "input", 1)
+    _need_tensor(name, other, "other", 2)
+    a, b, cast = binary_operands(input, other, name)
+    return a, b, _float_cast(a, cast)
+
+
+def igamma(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The regularised lower incomplete gamma function P(input, other).
+
+    >>> import retrograd as torch
+    >>> torch.igamma(torch.tensor([1.]), torch.tensor([0.]))
+    tensor([0.])
+    """
+    a, b, cast = _igamma_args("igamma", input, other)
+    return _out(apply(_igamma, (a, b), None, cast), out)
+
+
+def igammac(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The regularised upper incomplete gamma function Q(input, other) = 1 - P.
+
+    >>> import retrograd as torch
+    >>> torch.igammac(torch.tensor([1.]), torch.tensor([0.]))
+    tensor([1.])
+    """
+    a, b, cast = _igamma_args("igammac", input, other)
+    return _out(apply(_igammac, (a, b), None, cast), out)
+
+
+def special_gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """:func:`igamma` under its SciPy name.
+
+    >>> import retrograd as torch
+    >>> torch.special.gammainc(torch.tensor([1.]), torch.tensor([0.]))
+    tensor([0.])
+    """
+    a, b, cast = _igamma_args("special_gammainc", input, other)
+    return _out(apply(_igamma, (a, b), None, cast), out)
+
+
+def special_gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """:func:`igammac` under its SciPy name.
+
+    >>> import retrograd as torch
+    >>> torch.special.gammaincc(torch.tensor([1.]), torch.tensor([0.]))
+    tensor([1.])
+    """
+    a, b, cast = _igamma_args("special_gammaincc", input, other)
+    return _out(apply(_igammac, (a, b), None, cast), out)
+
+
+# ================================================================ not differentiable in PyTorch
+# (no rule: the output never requires grad, as in PyTorch)
+def _nodiff_unary(name: str, kernel, example: str):
+    op = primitive(name, _f64fw(kernel), node="NotImplemented")
+
+    def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+        return _unary_call(op, name, input, out)
+
+    fn.__name__ = fn.__qualname__ = name
+    call, result = example.split(" -> ")
+    fn.__doc__ = (f"Elementwise ``{name.removeprefix('special_')}``; PyTorch does not differentiate it.\n\n"
+                  f">>> import retrograd as torch\n>>> {call}\n{result}\n")
+    fn.op = op
+    return fn
+
+
+special_spherical_bessel_j0 = _nodiff_unary(
+    "special_spherical_bessel_j0", K.spherical_bessel_j0,
+    "torch.special.spherical_bessel_j0(torch.tensor([0.])) -> tensor([1.])")
+special_modified_bessel_i0 = _nodiff_unary(
+    "special_modified_bessel_i0", K.modified_bessel_i0,
+    "torch.special.modified_bessel_i0(torch.tensor([0.])) -> tensor([1.])")
+special_modified_bessel_i1 = _nodiff_unary(
+    "special_modified_bessel_i1", K.modified_bessel_i1,
+    "torch.special.modified_bessel_i1(torch.tensor([0.])) -> tensor([0.])")

@@ -1,0 +1,480 @@
+"""Invertible transforms with log-abs-det-Jacobians, for ``TransformedDistribution``.
+
+Implemented: ``Transform`` (base), ``ComposeTransform``, ``ExpTransform``, ``AffineTransform``,
+``SigmoidTransform``, ``TanhTransform``, ``SoftplusTransform`` and ``identity_transform``.
+
+>>> import retrograd as torch
+>>> from retrograd.distributions.transforms import ExpTransform
+>>> t = ExpTransform()
+>>> t.inv(t(torch.tensor([0.5])))
+tensor([0.5000])
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import retrograd as torch
+from retrograd import Tensor
+from retrograd.nn.functional import softplus
+
+from . import constraints
+from .utils import _is_number, _sum_rightmost
+
+__all__ = ["Transform", "ComposeTransform", "ExpTransform", "AffineTransform", "SigmoidTransform",
+           "TanhTransform", "SoftplusTransform", "identity_transform"]
+
+
+class Transform:
+    """Base class: an invertible map with ``domain``, ``codomain`` and ``log_abs_det_jacobian``.
+
+    ``cache_size=1`` remembers the last ``(x, y)`` pair, so ``t.inv(t(x))`` returns ``x`` itself.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.transforms import AffineTransform
+    >>> AffineTransform(1.0, 2.0)(torch.tensor(3.0))
+    tensor(7.)
+    """
+
+    bijective = False
+    domain: constraints.Constraint
+    codomain: constraints.Constraint
+
+    def __init__(self, cache_size: int = 0) -> None:
+        if cache_size not in (0, 1):
+            raise ValueError("cache_size must be 0 or 1")
+        self._cache_size = cache_size
+        self._inv: Transform | None = None
+        self._cached_x_y = (None, None)
+
+    @property
+    def event_dim(self) -> int:
+        if self.domain.event_dim == self.codomain.event_dim:
+            return self.domain.event_dim
+        raise ValueError("Please use either .domain.event_dim or .codomain.event_dim")
+
+    @property
+    def inv(self) -> "Transform":
+        if self._inv is None:
+            self._inv = _InverseTransform(self)
+        return self._inv
+
+    @property
+    def sign(self) -> int:
+        raise NotImplementedError
+
+    def with_cache(self, cache_size: int = 1) -> "Transform":
+        if self._cache_size == cache_size:
+            return self
+        if type(self).__init__ is Transform.__init__:
+            return type(self)(cache_size=cache_size)
+        raise NotImplementedError(f"{type(self)}.with_cache is not implemented")
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = object.__hash__
+
+    def __call__(self, x: Tensor) -> Tensor:
+        if self._cache_size == 0:
+            return self._call(x)
+        x_old, y_old = self._cached_x_y
+        if x is x_old:
+            return y_old
+        y = self._call(x)
+        self._cached_x_y = (x, y)
+        return y
+
+    def _inv_call(self, y: Tensor) -> Tensor:
+        if self._cache_size == 0:
+            return self._inverse(y)
+        x_old, y_old = self._cached_x_y
+        if y is y_old:
+            return x_old
+        x = self._inverse(y)
+        self._cached_x_y = (x, y)
+        return x
+
+    def _call(self, x: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return type(self).__name__ + "()"
+
+    def forward_shape(self, shape: Sequence[int]) -> Sequence[int]:
+        return shape
+
+    def inverse_shape(self, shape: Sequence[int]) -> Sequence[int]:
+        return shape
+
+
+class _InverseTransform(Transform):
+    """The inverse of a transform (what ``t.inv`` returns); shares its cache."""
+
+    def __init__(self, transform: Transform) -> None:
+        super().__init__(cache_size=transform._cache_size)
+        self._inv = transform
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self) -> constraints.Constraint:
+        return self._inv.codomain
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self) -> constraints.Constraint:
+        return self._inv.domain
+
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
+        return self._inv.bijective
+
+    @property
+    def sign(self) -> int:
+        return self._inv.sign
+
+    @property
+    def inv(self) -> Transform:
+        return self._inv
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        return self.inv.with_cache(cache_size).inv
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _InverseTransform) and self._inv == other._inv
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._inv!r})"
+
+    def __call__(self, x: Tensor) -> Tensor:
+        return self._inv._inv_call(x)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return -self._inv.log_abs_det_jacobian(y, x)
+
+    def forward_shape(self, shape):
+        return self._inv.inverse_shape(shape)
+
+    def inverse_shape(self, shape):
+        return self._inv.forward_shape(shape)
+
+
+class ComposeTransform(Transform):
+    """Apply ``parts`` in order; Jacobian terms are summed over the right event dims.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.transforms import AffineTransform, ComposeTransform, ExpTransform
+    >>> ComposeTransform([AffineTransform(0.0, 2.0), ExpTransform()])(torch.tensor(0.0))
+    tensor(1.)
+    """
+
+    def __init__(self, parts: list[Transform], cache_size: int = 0) -> None:
+        if cache_size:
+            parts = [p.with_cache(cache_size) for p in parts]
+        super().__init__(cache_size=cache_size)
+        self.parts = parts
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ComposeTransform) and self.parts == other.parts
+
+    __hash__ = object.__hash__
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self) -> constraints.Constraint:
+        if not self.parts:
+            return constraints.real
+        domain = self.parts[0].domain
+        # Event dims of the whole chain, pushed back from the last codomain.
+        event_dim = self.parts[-1].codomain.event_dim
+        for part in reversed(self.parts):
+            event_dim += part.domain.event_dim - part.codomain.event_dim
+            event_dim = max(event_dim, part.domain.event_dim)
+        if event_dim > domain.event_dim:
+            domain = constraints.independent(domain, event_dim - domain.event_dim)
+        return domain
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self) -> constraints.Constraint:
+        if not self.parts:
+            return constraints.real
+        codomain = self.parts[-1].codomain
+        event_dim = self.parts[0].domain.event_dim
+        for part in self.parts:
+            event_dim += part.codomain.event_dim - part.domain.event_dim
+            event_dim = max(event_dim, part.codomain.event_dim)
+        if event_dim > codomain.event_dim:
+            codomain = constraints.independent(codomain, event_dim - codomain.event_dim)
+        return codomain
+
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
+        return all(p.bijective for p in self.parts)
+
+    @property
+    def sign(self) -> int:
+        s = 1
+        for p in self.parts:
+            s = s * p.sign
+        return s
+
+    @property
+    def inv(self) -> Transform:
+        if self._inv is None:
+            inv = ComposeTransform([p.inv for p in reversed(self.parts)])
+            self._inv = inv
+            inv._inv = self
+        return self._inv
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return ComposeTransform(self.parts, cache_size=cache_size)
+
+    def __call__(self, x: Tensor) -> Tensor:
+        for part in self.parts:
+            x = part(x)
+        return x
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        if not self.parts:
+            return torch.zeros_like(x)
+        xs = [x]
+        for part in self.parts[:-1]:
+            xs.append(part(xs[-1]))
+        xs.append(y)
+        total = None
+        event_dim = self.domain.event_dim
+        for part, a, b in zip(self.parts, xs[:-1], xs[1:]):
+            term = _sum_rightmost(part.log_abs_det_jacobian(a, b), event_dim - part.domain.event_dim)
+            total = term if total is None else total + term
+            event_dim += part.codomain.event_dim - part.domain.event_dim
+        return total
+
+    def forward_shape(self, shape):
+        for part in self.parts:
+            shape = part.forward_shape(shape)
+        return shape
+
+    def inverse_shape(self, shape):
+        for part in reversed(self.parts):
+            shape = part.inverse_shape(shape)
+        return shape
+
+    def __repr__(self) -> str:
+        return type(self).__name__ + "(\n    " + ",\n    ".join(repr(p) for p in self.parts) + "\n)"
+
+
+identity_transform = ComposeTransform([])
+
+
+class ExpTransform(Transform):
+    """``y = exp(x)``.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.transforms import ExpTransform
+    >>> ExpTransform().log_abs_det_jacobian(torch.tensor(2.0), torch.tensor(7.389))
+    tensor(2.)
+    """
+
+    domain = constraints.real
+    codomain = constraints.positive
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ExpTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.exp()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y.log()
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return x
+
+
+def _clipped_sigmoid(x: Tensor) -> Tensor:
+    # Keep the image inside the open interval so the inverse stays finite.
+    finfo = torch.finfo(x.dtype)
+    return torch.clamp(torch.sigmoid(x), min=finfo.tiny, max=1.0 - finfo.eps)
+
+
+class SigmoidTransform(Transform):
+    """``y = sigmoid(x)`` (clipped into ``(0, 1)``).
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.transforms import SigmoidTransform
+    >>> SigmoidTransform()(torch.tensor(0.0))
+    tensor(0.5000)
+    """
+
+    domain = constraints.real
+    codomain = constraints.unit_interval
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SigmoidTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return _clipped_sigmoid(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        finfo = torch.finfo(y.dtype)
+        y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
+        return y.log() - (-y).log1p()
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return -softplus(-x) - softplus(x)
+
+
+class SoftplusTransform(Transform):
+    """``y = log(1 + exp(x))``.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.transforms import SoftplusTransform
+    >>> SoftplusTransform().inv(torch.tensor(1.0))
+    tensor(0.5413)
+    """
+
+    domain = constraints.real
+    codomain = constraints.positive
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SoftplusTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return softplus(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return (-y).expm1().neg().log() + y
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return -softplus(-x)
+
+
+class TanhTransform(Transform):
+    """``y = tanh(x)``; the Jacobian term is written stably as ``2 (log 2 - x - softplus(-2x))``.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.transforms import TanhTransform
+    >>> TanhTransform().log_abs_det_jacobian(torch.tensor(0.0), torch.tensor(0.0))
+    tensor(0.)
+    """
+
+    domain = constraints.real
+    codomain = constraints.interval(-1.0, 1.0)
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TanhTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.tanh()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return torch.atanh(y)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return 2.0 * (math.log(2.0) - x - softplus(-2.0 * x))
+
+
+class AffineTransform(Transform):
+    """``y = loc + scale * x``; ``event_dim`` sums the Jacobian over that many right dims.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.transforms import AffineTransform
+    >>> AffineTransform(0.0, 3.0).log_abs_det_jacobian(torch.zeros(2), torch.zeros(2))
+    tensor([1.0986, 1.0986])
+    """
+
+    bijective = True
+
+    def __init__(self, loc: Tensor | float, scale: Tensor | float, event_dim: int = 0,
+                 cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.loc = loc
+        self.scale = scale
+        self._event_dim = event_dim
+
+    @property
+    def event_dim(self) -> int:
+        return self._event_dim
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self) -> constraints.Constraint:
+        return constraints.real if self.event_dim == 0 else constraints.independent(constraints.real, self.event_dim)
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self) -> constraints.Constraint:
+        return constraints.real if self.event_dim == 0 else constraints.independent(constraints.real, self.event_dim)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return AffineTransform(self.loc, self.scale, self.event_dim, cache_size=cache_size)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AffineTransform):
+            return False
+        for a, b in ((self.loc, other.loc), (self.scale, other.scale)):
+            if _is_number(a) and _is_number(b):
+                if a != b:
+                    return False
+            elif not bool((a == b).all()):
+                return False
+        return True
+
+    __hash__ = object.__hash__
+
+    @property
+    def sign(self) -> Tensor | int:
+        if _is_number(self.scale):
+            s = float(self.scale)
+            return 1 if s > 0 else -1 if s < 0 else 0
+        return self.scale.sign()
+
+    def _call(self, x: Tensor) -> Tensor:
+        return self.loc + self.scale * x
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return (y - self.loc) / self.scale
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        shape = x.shape
+        if _is_number(self.scale):
+            result = torch.full_like(x, math.log(abs(self.scale)))
+        else:
+            result = torch.abs(self.scale).log()
+        if self.event_dim:
+            result = result.reshape(tuple(result.shape[:result.dim() - self.event_dim]) + (-1,)).sum(-1)
+            shape = shape[:len(shape) - self.event_dim]
+        return result.expand(shape)
+
+    def forward_shape(self, shape):
+        return torch.broadcast_shapes(tuple(shape), tuple(getattr(self.loc, "shape", ())),
+                                      tuple(getattr(self.scale, "shape", ())))
+
+    def inverse_shape(self, shape):
+        return self.forward_shape(shape)

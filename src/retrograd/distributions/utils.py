@@ -1,0 +1,125 @@
+"""Helpers shared by the distribution families (broadcasting, probs <-> logits, lazy params).
+
+>>> import retrograd as torch
+>>> from retrograd.distributions.utils import probs_to_logits
+>>> probs_to_logits(torch.tensor([0.5]), is_binary=True)
+tensor([0.])
+"""
+from __future__ import annotations
+
+from functools import update_wrapper
+from typing import Any, Callable
+
+import retrograd as torch
+from retrograd import Tensor
+
+__all__ = ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits", "lazy_property",
+           "euler_constant"]
+
+euler_constant: float = 0.57721566490153286060  # Euler-Mascheroni constant
+
+
+def _is_number(v: Any) -> bool:
+    # torch's notion of a Python number: bool, int or float (not complex, not NumPy scalars).
+    return isinstance(v, (bool, int, float))
+
+
+def broadcast_all(*values: Tensor | float) -> tuple[Tensor, ...]:
+    """Broadcast tensors and Python numbers together; numbers take the first tensor's dtype.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.utils import broadcast_all
+    >>> [v.shape for v in broadcast_all(torch.zeros(3), 1.0)]
+    [retrograd.Size([3]), retrograd.Size([3])]
+    """
+    if not all(isinstance(v, Tensor) or _is_number(v) for v in values):
+        raise ValueError("Input arguments must all be instances of Number, "
+                         "torch.Tensor or objects implementing __torch_function__.")
+    if all(isinstance(v, Tensor) for v in values):
+        return tuple(torch.broadcast_tensors(*values))
+    dtype = torch.get_default_dtype()
+    for v in values:
+        if isinstance(v, Tensor):
+            dtype = v.dtype
+            break
+    tensors = [v if isinstance(v, Tensor) else torch.tensor(v, dtype=dtype) for v in values]
+    return tuple(torch.broadcast_tensors(*tensors))
+
+
+def _standard_normal(shape, dtype) -> Tensor:
+    # Through Tensor.normal_ like torch, so a seeded run draws the same stream.
+    return torch.empty(shape, dtype=dtype).normal_()
+
+
+def _sum_rightmost(value: Tensor, dim: int) -> Tensor:
+    """Sum out the ``dim`` rightmost dimensions of ``value``."""
+    if dim == 0:
+        return value
+    return value.reshape(tuple(value.shape[:value.dim() - dim]) + (-1,)).sum(-1)
+
+
+def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
+    """Logits (log-odds if ``is_binary``, else unnormalised log-probs on the last dim) to probs.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.utils import logits_to_probs
+    >>> logits_to_probs(torch.tensor([0.0, 0.0]))
+    tensor([0.5000, 0.5000])
+    """
+    if is_binary:
+        return torch.sigmoid(logits)
+    return torch.softmax(logits, dim=-1)
+
+
+def clamp_probs(probs: Tensor) -> Tensor:
+    """Clamp probabilities into ``[eps, 1 - eps]`` for the tensor's dtype.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.utils import clamp_probs
+    >>> clamp_probs(torch.tensor([0.0, 1.0], dtype=torch.float64))[0].item() > 0
+    True
+    """
+    eps = torch.finfo(probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
+    """Probabilities to logits (log-odds if ``is_binary``, else log-probs).
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.utils import probs_to_logits
+    >>> probs_to_logits(torch.tensor([1.0]))
+    tensor([-1.1921e-07])
+    """
+    p = clamp_probs(probs)
+    if is_binary:
+        return torch.log(p) - torch.log1p(-p)
+    return torch.log(p)
+
+
+class lazy_property:
+    """Compute an attribute on first access, then store it on the instance.
+
+    Used for the parameter a distribution was not built from (``probs`` from ``logits``...).
+    The value is computed with grad enabled so it stays connected to the given parameter.
+
+    >>> from retrograd.distributions.utils import lazy_property
+    >>> class A:
+    ...     @lazy_property
+    ...     def x(self):
+    ...         return 3
+    >>> A().x
+    3
+    """
+
+    def __init__(self, wrapped: Callable) -> None:
+        self.wrapped = wrapped
+        update_wrapper(self, wrapped)
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        with torch.enable_grad():
+            value = self.wrapped(instance)
+        setattr(instance, self.wrapped.__name__, value)
+        return value

@@ -1,0 +1,68 @@
+"""Specs for ``retrograd.special`` (torch.special) and the ops of _ops/special_fns.py.
+
+Samples stay inside each function's smooth domain; edge values (0, +-inf, NaN, poles), wide
+ranges and the error texts are tested in tests/test_special_namespace.py.  Inputs PyTorch does
+not differentiate (zeta's exponent, igamma's ``a``) are given grad=False here; calling backward
+through them is checked there.
+"""
+import retrograd.special  # noqa: F401  (makes ``retrograd.special`` resolvable before the lead exports it)
+
+from ._spec import OpSpec, S, T
+
+X = T((2, 3))
+POS = T((2, 3), low=0.5, high=2.0)
+UNIT = T((2, 3), low=0.05, high=0.95)
+A_NG = T((2, 3), low=0.5, high=4.0, grad=False)  # a first argument torch does not differentiate
+
+
+def _sp(name, *samples, **kw):
+    return OpSpec("special." + name, list(samples), **kw)
+
+
+def _alias(name, of, *samples, **kw):
+    return OpSpec("special." + name, list(samples), note=f"alias of {of}", **kw)
+
+
+SPECS = [
+    # new ops
+    _sp("entr", S(POS), S(T((4,), low=0.01, high=5.0))),
+    _sp("xlog1py", S(X, T((2, 3), low=-0.5, high=2.0)), S(2.0, T((3,), low=-0.5, high=2.0)),
+        S(T((2, 3)), 0.5), S(T((3,)), T((2, 1), low=-0.5, high=2.0)), broadcast=True),
+    _sp("ndtr", S(T((2, 3), low=-4.0, high=4.0))),
+    _sp("ndtri", S(UNIT), S(T((4,), low=1e-6, high=1e-3))),
+    _sp("log_ndtr", S(T((2, 3), low=-6.0, high=4.0)), S(T((3,), low=-30.0, high=-5.0))),
+    _sp("erfcx", S(T((2, 3), low=-2.0, high=2.0)), S(T((3,), low=2.0, high=20.0))),
+    _sp("i0e", S(T((2, 3), low=-5.0, high=5.0)), S(T((3,), low=20.0, high=60.0))),
+    _sp("i1", S(T((2, 3), low=-5.0, high=5.0))),
+    _sp("i1e", S(T((2, 3), low=-5.0, high=5.0)), S(T((3,), low=-60.0, high=-20.0))),
+    _sp("zeta", S(T((2, 3), low=1.5, high=4.0, grad=False), POS), S(2.5, T((3,), low=0.3, high=3.0)),
+        S(T((3,), low=1.5, high=4.0, grad=False), 1.5)),
+    _sp("gammainc", S(A_NG, POS), S(A_NG, T((3,), low=2.0, high=8.0))),
+    _sp("gammaincc", S(A_NG, POS), S(A_NG, T((3,), low=2.0, high=8.0))),
+    OpSpec("igamma", [S(A_NG, POS)], method=True),
+    OpSpec("igammac", [S(A_NG, POS)], method=True),
+    _sp("spherical_bessel_j0", S(T((2, 3), low=-10.0, high=10.0)), S(T((3,), low=-0.4, high=0.4)), grad=False),
+    _sp("modified_bessel_i0", S(T((2, 3), low=-10.0, high=10.0)), grad=False),
+    _sp("modified_bessel_i1", S(T((2, 3), low=-10.0, high=10.0)), grad=False),
+    # other names for existing ops (their own specs test them in depth)
+    _alias("expit", "sigmoid", S(X)),
+    _alias("gammaln", "lgamma", S(POS)),
+    _alias("psi", "digamma", S(POS)),
+    _alias("digamma", "digamma", S(POS)),
+    _alias("multigammaln", "mvlgamma", S(T((2, 3), low=2.0, high=4.0), 2)),
+    _alias("polygamma", "polygamma", S(1, POS)),
+    _alias("erf", "erf", S(X)),
+    _alias("erfc", "erfc", S(X)),
+    _alias("erfinv", "erfinv", S(T((2, 3), low=-0.9, high=0.9))),
+    _alias("exp2", "exp2", S(X)),
+    _alias("expm1", "expm1", S(X)),
+    _alias("log1p", "log1p", S(POS)),
+    _alias("logit", "logit", S(UNIT), S(UNIT, 0.1)),
+    _alias("sinc", "sinc", S(X)),
+    _alias("xlogy", "xlogy", S(X, POS)),
+    _alias("i0", "i0", S(X)),
+    _alias("round", "round", S(T((2, 3), low=-3.0, high=3.0)), S(T((2, 3), low=-3.0, high=3.0), decimals=1)),
+    _alias("logsumexp", "logsumexp", S(X, 1), S(X, (0, 1), True)),
+    _alias("softmax", "softmax", S(X, 1), S(X, 0, dtype=None)),
+    _alias("log_softmax", "log_softmax", S(X, 1)),
+]
