@@ -8,7 +8,7 @@ retrograd.Size([2, 1])
 from . import functional, init, utils  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
-from .parameter import Buffer, Parameter  # noqa: F401
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from . import parallel  # noqa: F401,E402
 from . import attention  # noqa: F401,E402
 from .parallel import DataParallel  # noqa: F401,E402

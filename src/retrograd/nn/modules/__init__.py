@@ -22,3 +22,8 @@ from .activation_more import *  # noqa: F401,F403
 from .rnn_cells import *  # noqa: F401,F403
 from .instancenorm import *  # noqa: F401,F403
 from .pooling_more import *  # noqa: F401,F403
+from .lazy import LazyModuleMixin  # noqa: F401
+from .lazy_layers import *  # noqa: F401,F403
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
+from .syncbatchnorm import SyncBatchNorm  # noqa: F401
+from .legacy import Container, CrossMapLRN2d  # noqa: F401
