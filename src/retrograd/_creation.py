@@ -1,7 +1,7 @@
 """Tensor creation: ``tensor``, ``zeros``, ``ones``, ``arange``, random tensors ...
 
-Random numbers come from one NumPy generator that ``manual_seed`` resets (the values
-differ from PyTorch's generator; the distributions are the same).
+Random numbers come from PyTorch's own CPU algorithm (``retrograd._rng``): after
+``manual_seed(s)`` the values are PyTorch's for the same seed and the same calls.
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from . import _dtype as D
+from . import _rng
 from ._size import check_device
 from ._tensor import Tensor
 
@@ -23,64 +24,160 @@ _wrap = Tensor._wrap
 
 
 class Generator:
-    """A random number generator (wraps ``numpy.random.Generator``)."""
+    """A CPU random number generator whose streams are PyTorch's, number for number.
+
+    It is PyTorch's 32-bit Mersenne Twister (see ``retrograd._rng``): after the same seed,
+    ``rand``, ``randn``, ``randint``, ``randperm``, ``normal_`` ... give exactly the values
+    PyTorch gives, and ``get_state()`` is PyTorch's 5056-byte state.
+
+    >>> import retrograd as torch
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.rand(2, generator=g)
+    tensor([0.4963, 0.7682])
+    """
 
     def __init__(self, device="cpu") -> None:
-        self._seed = 67280421310721
-        self.np = np.random.default_rng(self._seed)
+        check_device(device)
+        self._engine = _rng.Engine(_rng.DEFAULT_SEED)
+
+    @property
+    def device(self):
+        from ._size import CPU
+
+        return CPU
+
+    @property
+    def np(self) -> np.random.Generator:
+        """A NumPy ``Generator`` drawing from this generator's own stream (for code that wants
+        NumPy's distributions; its numbers are not PyTorch's)."""
+        self._engine.fresh = False
+        return self._engine.gen
 
     def manual_seed(self, seed: int) -> "Generator":
-        self._seed = int(seed)
-        self.np = np.random.default_rng(self._seed)
+        """Reseed (the low 32 bits drive the stream; ``initial_seed`` keeps all 64)."""
+        if isinstance(seed, float):
+            raise RuntimeError("manual_seed expected a long, but got float")
+        seed = _check_seed(seed)
+        self._engine.manual_seed(seed)
         return self
 
     def seed(self) -> int:
-        s = int(np.random.SeedSequence().entropy) % (2 ** 63)
-        self.manual_seed(s)
+        """Reseed from a non-deterministic source; returns the new seed."""
+        import secrets
+
+        s = secrets.randbits(64)
+        self._engine.manual_seed(s)
         return s
 
     def initial_seed(self) -> int:
-        return self._seed
+        return self._engine.seed
 
     def get_state(self) -> Tensor:
-        import pickle
+        """PyTorch's state bytes (a uint8 tensor of 5056 elements)."""
+        return _wrap(self._engine.get_state(), False, None, 0)
 
-        raw = np.frombuffer(pickle.dumps(self.np.bit_generator.state), dtype=np.uint8).copy()
-        return _wrap(raw, False, None, 0)
-
-    def set_state(self, state: Tensor) -> "Generator":
-        import pickle
-
-        self.np.bit_generator.state = pickle.loads(state._data.tobytes())  # noqa: S301 - our own bytes
+    def set_state(self, new_state: Tensor) -> "Generator":
+        """Restore from :meth:`get_state` (also accepts PyTorch's ``get_rng_state()`` bytes)."""
+        if not isinstance(new_state, Tensor) or new_state._data.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        raw = np.ascontiguousarray(new_state._data).reshape(-1).tobytes()
+        if len(raw) != _rng.STATE_SIZE:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_rng.STATE_SIZE} but found the input "
+                               f"RNG state size to be {len(raw)}")
+        self._engine.set_state(raw)
         return self
+
+    def __repr__(self) -> str:
+        return f"<retrograd.Generator object at {hex(id(self))}>"
+
+
+def _check_seed(seed) -> int:
+    if isinstance(seed, Tensor):
+        seed = seed.item()
+    if not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+    seed = int(seed)
+    if not -2 ** 63 <= seed < 2 ** 64:
+        raise ValueError("Overflow when unpacking long long")
+    return seed
 
 
 default_generator = Generator()
 
 
+def _eng(generator: Generator | None) -> _rng.Engine:
+    """The engine behind ``generator`` (the default generator when None)."""
+    if generator is None:
+        return default_generator._engine
+    if not isinstance(generator, Generator):
+        raise TypeError(f"expected a Generator, got {type(generator).__name__}")
+    return generator._engine
+
+
 def _gen(generator: Generator | None):
+    """A NumPy ``Generator`` on ``generator``'s stream (for call sites that want NumPy's own
+    distributions; their numbers do not match PyTorch's)."""
     return (generator or default_generator).np
 
 
+def _draw_seed(generator: Generator | None) -> int:
+    """``torch.empty((), dtype=torch.int64).random_(generator=...).item()``: the seed PyTorch's
+    samplers and DataLoader draw (one 64-bit draw mod 2**63)."""
+    return int(_rng.random_full(_eng(generator), 1, np.int64)[0])
+
+
 def manual_seed(seed: int) -> Generator:
-    """Seed the default generator (reproducible rand/randn/randint/dropout/shuffle)."""
+    """Seed the default generator; afterwards random calls give PyTorch's numbers for that seed.
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randint(0, 10, (4,))
+    tensor([4, 9, 3, 0])
+    """
+    if isinstance(seed, (float, str)):
+        seed = int(seed)  # torch.manual_seed calls int() first
     return default_generator.manual_seed(seed)
 
 
 def seed() -> int:
+    """Seed the default generator non-deterministically; returns the seed.
+
+    >>> import retrograd as torch
+    >>> s = torch.seed(); s == torch.initial_seed()
+    True
+    """
     return default_generator.seed()
 
 
 def initial_seed() -> int:
+    """The seed the default generator was last seeded with.
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(-1); torch.initial_seed()
+    18446744073709551615
+    """
     return default_generator.initial_seed()
 
 
 def get_rng_state() -> Tensor:
+    """The default generator's state: PyTorch's 5056-byte layout, as a uint8 tensor.
+
+    >>> import retrograd as torch
+    >>> torch.get_rng_state().shape
+    retrograd.Size([5056])
+    """
     return default_generator.get_state()
 
 
-def set_rng_state(state: Tensor) -> None:
-    default_generator.set_state(state)
+def set_rng_state(new_state: Tensor) -> None:
+    """Restore the default generator from :func:`get_rng_state` (or PyTorch's bytes).
+
+    >>> import retrograd as torch
+    >>> s = torch.get_rng_state(); a = torch.rand(2); torch.set_rng_state(s)
+    >>> bool((torch.rand(2) == a).all())
+    True
+    """
+    default_generator.set_state(new_state)
 
 
 def _infer_dtype(obj) -> D.dtype:
@@ -406,17 +503,40 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
-    """Uniform [0, 1) samples."""
+    """Uniform [0, 1) samples (PyTorch's values for the same seed).
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.rand(3)
+    tensor([0.4963, 0.7682, 0.0885])
+    """
     check_device(device)
-    _random_dtype_check("check_uniform_bounds", _dt(dtype))
-    return _finish(_gen(generator).random(_shape(size, "rand")).astype(_dt(dtype).np), requires_grad)
+    dt = _dt(dtype)
+    _random_dtype_check("check_uniform_bounds", dt)
+    shape = _shape(size, "rand")
+    return _finish(_eng(generator).uniform(_numel(shape), dt.np).reshape(shape), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
-    """Standard normal samples."""
+    """Standard normal samples (PyTorch's values for the same seed).
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randn(3)
+    tensor([ 1.5410, -0.2934, -2.1788])
+    """
     check_device(device)
-    _random_dtype_check("normal_kernel_cpu", _dt(dtype))
-    return _finish(_gen(generator).standard_normal(_shape(size, "randn")).astype(_dt(dtype).np), requires_grad)
+    dt = _dt(dtype)
+    _random_dtype_check("normal_kernel_cpu", dt)
+    shape = _shape(size, "randn")
+    return _finish(_eng(generator).normal(_numel(shape), dt.np).reshape(shape), requires_grad)
+
+
+def _numel(shape: tuple) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
 
 
 def _random_dtype_check(kernel: str, dt: D.dtype) -> None:
@@ -427,7 +547,13 @@ def _random_dtype_check(kernel: str, dt: D.dtype) -> None:
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Integers uniform in [low, high); int64 by default."""
+    """Integers uniform in [low, high); int64 by default (PyTorch's values for the same seed).
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randint(3, 10, (3,))
+    tensor([7, 6, 3])
+    """
     check_device(device)
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, high
@@ -445,22 +571,38 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         raise RuntimeError("to - 1 is out of bounds for bool")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _finish(_gen(generator).integers(low, high, size=_shape((size,))).astype((dtype or D.int64).np),
-                   requires_grad)
+    shape = _shape((size,))
+    vals = _eng(generator).randint(_numel(shape), int(low), int(high))
+    return _finish(vals.astype((dtype or D.int64).np).reshape(shape), requires_grad)
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """A random permutation of 0..n-1."""
+    """A random permutation of 0..n-1 (PyTorch's for the same seed).
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randperm(5)
+    tensor([4, 0, 1, 3, 2])
+    """
+    check_device(device)
     if not isinstance(n, (int, np.integer)):
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}")
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    return _finish(_gen(generator).permutation(int(n)).astype((dtype or D.int64).np), requires_grad)
+    perm = np.array(_eng(generator).randperm(int(n)), dtype=np.int64)
+    return _finish(perm.astype((dtype or D.int64).np), requires_grad)
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
            requires_grad=False) -> Tensor:
-    """Normal samples with the given mean and std (tensors or numbers)."""
+    """Normal samples with the given mean and std (tensors or numbers), as PyTorch draws them:
+    standard normals of the output's shape, then ``* std + mean``.
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.normal(2.0, 0.5, (3,))
+    tensor([2.7705, 1.8533, 0.9106])
+    """
     m = mean._data if isinstance(mean, Tensor) else mean
     s = std._data if isinstance(std, Tensor) else std
     if np.any(np.asarray(s) < 0):
@@ -476,28 +618,83 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, de
     dt = dtype or (mean.dtype if isinstance(mean, Tensor) else std.dtype if isinstance(std, Tensor)
                    else D.get_default_dtype())
     _random_dtype_check("normal_kernel_cpu", dt)
-    eps = _gen(generator).standard_normal(shape)
-    if any(isinstance(v, Tensor) and v.requires_grad for v in (mean, std)):
-        # differentiable in mean and std, as PyTorch's normal (mean + std * eps)
-        return mean + std * _wrap(eps.astype(dt.np), False, None, 0)
-    return _wrap((eps * s + m).astype(dt.np), False, None, 0)
+    eng = _eng(generator)
+    n = _numel(shape)
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        # normal(mean, std, size): one normal_(mean, std) fill
+        return _finish(eng.normal(n, dt.np, float(mean), float(std)).reshape(shape), requires_grad)
+    eps = eng.normal(n, dt.np).reshape(shape)
+    with np.errstate(over="ignore", invalid="ignore"):
+        sd = np.asarray(s, dtype=dt.np)
+        res = eps * sd if isinstance(std, Tensor) else eps * dt.np.type(s)
+        res = res + (np.asarray(m, dtype=dt.np) if isinstance(mean, Tensor) else dt.np.type(m))
+    res = np.asarray(res, dtype=dt.np).reshape(shape)
+    inputs = tuple(v for v in (mean, std) if isinstance(v, Tensor))
+    if any(v.requires_grad for v in inputs):
+        # PyTorch records the sample but gives mean and std a zero gradient (no reparameterisation)
+        from ._ops._registry import apply
+
+        kind = 3 if len(inputs) == 2 else (1 if isinstance(mean, Tensor) else 2)
+        return apply(_normal_op(kind), inputs, {"values": res})
+    return _wrap(res, False, None, 0)
+
+
+_NORMAL_OPS: dict = {}
+
+
+def _normal_op(kind: int):
+    """The recorded op of ``normal`` with tensor mean (1), std (2) or both (3): zero rules."""
+    if kind not in _NORMAL_OPS:
+        from ._ops._registry import primitive
+        from ._ops.pointwise import mul
+
+        def zero(g):
+            return mul(g, 0)
+        if kind == 3:
+            op = primitive("normal_tensor_tensor", lambda mean, std, *, values: values, node="NormalBackward3",
+                           mean=zero, std=zero)
+        else:
+            op = primitive(f"normal_tensor_{kind}", lambda a, *, values: values, node=f"NormalBackward{kind}",
+                           a=zero)
+        _NORMAL_OPS[kind] = op
+    return _NORMAL_OPS[kind]
 
 
 def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
-    """1 with probability ``input`` (or p), else 0."""
+    """1 with probability ``input`` (or ``p``), else 0; PyTorch's draws for the same seed.
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.bernoulli(torch.tensor([0.2, 0.9, 0.5]))
+    tensor([0., 1., 1.])
+    """
     if not input.dtype.is_floating_point:
         from ._tensor import _scalar_type_name
 
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{_scalar_type_name(input.dtype)}\'')
-    probs = input._data if p is None else np.full(input._data.shape, p)
+    eng = _eng(generator)
+    if p is not None:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        vals = _rng.bernoulli_scalar(eng, input._data.size, float(p)).reshape(input._data.shape)
+        return _wrap(vals.astype(input._data.dtype), False, None, 0)
+    probs = input._data
     if not np.all((probs >= 0) & (probs <= 1)):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
                            "be improved?  If so, please report an enhancement request to PyTorch.)")
-    return _wrap((_gen(generator).random(input._data.shape) < probs).astype(input._data.dtype), False, None, 0)
+    return _wrap(_rng.bernoulli_tensor(eng, probs).astype(input._data.dtype), False, None, 0)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
-    """Sample category indices with probabilities proportional to the rows of ``input``."""
+    """Sample category indices with probabilities proportional to the rows of ``input``
+    (PyTorch's algorithm and draws: exponential keys without replacement or for one sample,
+    inverse-CDF search on double uniforms with replacement).
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.multinomial(torch.tensor([0.1, 0.0, 0.9]), 2)
+    tensor([2, 0])
+    """
     if not input.dtype.is_floating_point:
         from ._tensor import _scalar_type_name
 
@@ -509,26 +706,37 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     if not replacement and num_samples > input._data.shape[-1]:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    p = np.atleast_2d(input._data.astype(np.float64))
+    data = np.atleast_2d(input._data)
+    p = data.astype(np.float64)
     if not np.all(np.isfinite(p) & (p >= 0)):
         if replacement and num_samples > 1:  # (PyTorch's sampling-with-replacement kernel checks itself)
             bad = "< 0" if np.any(np.isnan(p) | (p < 0)) else "= infinity or NaN"
             raise RuntimeError(f"invalid multinomial distribution (encountering probability entry {bad})")
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
-    rng = _gen(generator)
-    rows = []
-    for row in p:
-        if row.sum() <= 0:
-            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-        if replacement:
-            rows.append(rng.choice(len(row), size=num_samples, replace=True, p=row / row.sum()))
-        else:
-            # PyTorch's scheme: the top num_samples of p / Exp(1) (zero-probability
-            # categories come last but may still be drawn once the others run out)
-            keys = row / rng.exponential(size=len(row))
-            rows.append(np.argsort(-keys, kind="stable")[:num_samples])
-    out = np.array(rows, dtype=np.int64)
+    if np.any(p.sum(-1) <= 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    eng = _eng(generator)
+    if not replacement or num_samples == 1:
+        # keys p / Exp(1) in the input's dtype; the largest num_samples win
+        q = _rng.exponential(eng, data.size, 1.0).astype(data.dtype).reshape(data.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            keys = data / q
+        out = np.argsort(-keys, axis=-1, kind="stable")[:, :num_samples]
+    else:
+        out = np.empty((data.shape[0], num_samples), np.int64)
+        for i, row in enumerate(data):
+            cum = np.cumsum(row.astype(np.float64)) if data.dtype == np.float64 else _cumsum_acc(row)
+            cum = cum / cum[-1]
+            cum[-1] = 1.0
+            u = eng.unit(num_samples, np.float64)
+            out[i] = np.searchsorted(cum, u, side="left")
+    out = out.astype(np.int64)
     return _wrap(out if input._data.ndim == 2 else out[0], False, None, 0)
+
+
+def _cumsum_acc(row: np.ndarray) -> np.ndarray:
+    """Running sum of a float32 row as PyTorch's kernel keeps it (float32 cumulative values)."""
+    return np.cumsum(row.astype(np.float32), dtype=np.float32)
 
 
 def _like(input: Tensor, dtype):
@@ -551,13 +759,20 @@ def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_gr
     return _finish(np.full(input._data.shape, fill_value, dtype=_like(input, dtype).np), requires_grad)
 
 
-def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    return rand(input._data.shape, dtype=_like(input, dtype), requires_grad=requires_grad)
+def rand_like(input: Tensor, *, generator=None, dtype=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    """``rand`` of ``input``'s shape (and dtype unless given)."""
+    return rand(input._data.shape, generator=generator, dtype=_like(input, dtype), requires_grad=requires_grad)
 
 
-def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    return randn(input._data.shape, dtype=_like(input, dtype), requires_grad=requires_grad)
+def randn_like(input: Tensor, *, generator=None, dtype=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    """``randn`` of ``input``'s shape (and dtype unless given)."""
+    return randn(input._data.shape, generator=generator, dtype=_like(input, dtype), requires_grad=requires_grad)
 
 
-def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return randint(low, high, input._data.shape, dtype=_like(input, dtype), requires_grad=requires_grad)
+def randint_like(input: Tensor, low, high=None, *, generator=None, dtype=None, device=None,
+                 requires_grad=False) -> Tensor:
+    """``randint`` of ``input``'s shape (and dtype unless given)."""
+    return randint(low, high, input._data.shape, generator=generator, dtype=_like(input, dtype),
+                   requires_grad=requires_grad)

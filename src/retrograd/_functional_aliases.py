@@ -63,10 +63,11 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     """
     R = _R()
     if training:
-        from ._creation import _gen
+        from . import _rng
+        from ._creation import _eng
 
-        slope = R.from_numpy(_gen(generator).uniform(lower, upper, size=tuple(input.shape)).astype(input._data.dtype))
-        slope = R.where(input >= 0, R.ones_like(slope), slope)
+        # PyTorch's draws: a double uniform per element <= 0 (slope 1 elsewhere)
+        slope = R.from_numpy(_rng.rrelu_noise(_eng(generator), input._data, lower, upper))
         return input * slope
     return R.where(input >= 0, input, input * ((lower + upper) / 2))
 

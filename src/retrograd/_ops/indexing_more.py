@@ -808,6 +808,29 @@ def _int_out(a: np.ndarray, out_int32: bool) -> Tensor:
     return _wrap(np.asarray(a, dtype=np.int32 if out_int32 else np.int64), False, None, 0)
 
 
+def _bisect(seq: np.ndarray, vals: np.ndarray, right: bool, sorter: np.ndarray | None) -> np.ndarray:
+    """PyTorch's searchsorted kernel, vectorised: per row of ``seq`` (2-d) a binary search for each
+    value of the matching row of ``vals``.  The tests are ``!(mid >= v)`` (left) and ``!(mid > v)``
+    (right), so NaN on either side steers right exactly as in the C++ loop; an unsorted ``seq`` gives
+    the same (meaningless) answer PyTorch gives."""
+    rows, n = seq.shape
+    start = np.zeros(vals.shape, dtype=np.int64)
+    end = np.full(vals.shape, n, dtype=np.int64)
+    with np.errstate(invalid="ignore"):
+        while True:
+            active = start < end
+            if not active.any():
+                return start
+            mid = start + ((end - start) >> 1)
+            pos = np.minimum(mid, n - 1)
+            if sorter is not None:
+                pos = np.take_along_axis(sorter, pos, -1)
+            mv = np.take_along_axis(seq, pos, -1)
+            go_right = ~(mv > vals) if right else ~(mv >= vals)
+            start = np.where(active & go_right, mid + 1, start)
+            end = np.where(active & ~go_right, mid, end)
+
+
 def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, right: bool = False,
                  side: str | None = None, sorter: Tensor | None = None, out=None) -> Tensor:
     """Indices where ``input`` would be inserted into the innermost dim of ``sorted_sequence``.
@@ -824,21 +847,27 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
                                "while right was True")
         right = side == "right"
     seq = sorted_sequence._data
-    if sorter is not None:
-        seq = np.take_along_axis(seq, sorter._data.astype(np.int64), -1)
+    srt = None if sorter is None else sorter._data.astype(np.int64)
     scalar = not isinstance(input, Tensor)
     vals = np.asarray(input) if scalar else input._data
-    sd = "right" if right else "left"
     if seq.ndim <= 1:
-        return _int_out(np.searchsorted(seq.reshape(-1), vals, side=sd), out_int32)
+        s2 = seq.reshape(1, -1)
+        v2 = vals.reshape(1, -1)
+        res = _bisect(s2, v2, right, None if srt is None else srt.reshape(1, -1)) if s2.shape[1] else \
+            np.zeros(v2.shape, dtype=np.int64)
+        return _int_out(res.reshape(vals.shape), out_int32)
     if scalar or vals.ndim != seq.ndim or vals.shape[:-1] != seq.shape[:-1]:
         raise RuntimeError(
             "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
             f"tensor and input value tensor must match, but we got boundaries tensor {shape_str(seq.shape)} and "
             f"input value tensor {shape_str(vals.shape)}")
-    s2 = seq.reshape(-1, seq.shape[-1])
-    v2 = vals.reshape(-1, vals.shape[-1])
-    res = np.stack([np.searchsorted(s, v, side=sd) for s, v in zip(s2, v2)]) if len(s2) else np.zeros(v2.shape)
+    rows = int(np.prod(seq.shape[:-1]))
+    s2 = seq.reshape(rows, seq.shape[-1])
+    v2 = vals.reshape(rows, vals.shape[-1])
+    if s2.shape[1] == 0 or v2.size == 0:
+        res = np.zeros(v2.shape, dtype=np.int64)
+    else:
+        res = _bisect(s2, v2, right, None if srt is None else srt.reshape(rows, -1))
     return _int_out(res.reshape(vals.shape), out_int32)
 
 
@@ -846,11 +875,14 @@ def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool
     """Bucket index of each element of ``input`` given 1-d ``boundaries``.
 
     ``right=False``: ``boundaries[i-1] < x <= boundaries[i]``; ``right=True``: ``boundaries[i-1] <= x < boundaries[i]``.
+
+    >>> import retrograd as torch
+    >>> torch.bucketize(torch.tensor([1, 4, 9]), torch.tensor([1, 3, 5, 7]))
+    tensor([0, 2, 4])
     """
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
-    vals = input._data if isinstance(input, Tensor) else np.asarray(input)
-    return _int_out(np.searchsorted(boundaries._data, vals, side="right" if right else "left"), out_int32)
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
 # ---------------------------------------------------------------- unique
@@ -877,39 +909,110 @@ def _unique_result(op, input: Tensor, values, inverse, counts, return_inverse, r
     return tuple(res)
 
 
+def _unique_dim_check(a: np.ndarray, dim, name: str) -> int:
+    if a.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, a.ndim)
+    if a.size == 0:
+        if a.shape[d] != 0:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+        if sum(1 for s in a.shape if s == 0) > 1:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ")
+    return d
+
+
+class _LexRow:
+    """A slice under unique_dim's comparator: the first element that is ``<`` or ``>`` decides
+    (NaN is neither, so it never decides)."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: list) -> None:
+        self.v = v
+
+    def __lt__(self, other: "_LexRow") -> bool:
+        for x, y in zip(self.v, other.v):
+            if x < y:
+                return True
+            if x > y:
+                return False
+        return False
+
+
+def _runs(srt: np.ndarray) -> np.ndarray:
+    """Start flags of runs of equal consecutive rows of a 2-d array (NaN never equals NaN)."""
+    if srt.shape[0] == 0:
+        return np.zeros(0, dtype=bool)
+    return np.concatenate([[True], (srt[1:] != srt[:-1]).any(axis=1)])
+
+
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim: int | None = None):
     """Sorted unique elements (or unique slices along ``dim``), optionally with inverse indices and counts.
+
+    Like PyTorch's CPU kernel it sorts with std::sort (replayed, see ``_stl_order``) and keeps the first
+    element of each run, so each NaN is its own entry and a run of 0.0 / -0.0 shows the sign PyTorch
+    shows; ``sorted=False`` gives the same sorted result, as PyTorch's CPU kernel does.
 
     >>> import retrograd as torch
     >>> torch.unique(torch.tensor([3, 1, 3]), return_counts=True)
     (tensor([1, 3]), tensor([1, 2]))
     """
+    from . import _stl_order as stl
+    from .reduce_more import _sort_indices
+
     a = input._data
     if dim is None:
-        vals, inv, cnt = np.unique(a.reshape(-1), return_inverse=True, return_counts=True)
-        return _unique_result(_unique2, input, vals, inv.reshape(a.shape), cnt, return_inverse, return_counts)
-    d = wrap_dim(dim, a.ndim)
-    vals, inv, cnt = np.unique(a, return_inverse=True, return_counts=True, axis=d)
-    return _unique_result(_unique_dim, input, vals, inv.reshape(-1), cnt, return_inverse, return_counts)
+        flat = a.reshape(-1)
+        order = _sort_indices(flat, 0, False, False) if flat.size else np.zeros(0, dtype=np.int64)
+        srt = flat[order]
+        start = _runs(srt.reshape(-1, 1))
+        group = np.cumsum(start) - 1
+        inv = np.empty(flat.size, dtype=np.int64)
+        inv[order] = group
+        cnt = np.diff(np.append(np.flatnonzero(start), flat.size))
+        return _unique_result(_unique2, input, srt[start], inv.reshape(a.shape), cnt, return_inverse, return_counts)
+    d = _unique_dim_check(a, dim, "unique")
+    m = np.moveaxis(a, d, 0)
+    rows = m.reshape(m.shape[0], int(np.prod(m.shape[1:])))
+    if rows.shape[1] and rows.shape[0] > 1:
+        if rows.dtype.kind == "f" and np.isnan(rows).any():
+            keys = [_LexRow(r) for r in rows.tolist()]
+        else:  # dense ranks make Python's tuple order the kernel's lexicographic one
+            ranks = stl.dense_ranks(rows.reshape(1, -1))[0].reshape(rows.shape)
+            keys = [tuple(r) for r in ranks.tolist()]
+        order = np.asarray(stl.sort_order(keys), dtype=np.int64)
+    else:
+        order = np.arange(rows.shape[0])
+    srt = rows[order]
+    start = _runs(srt)
+    inv = np.empty(rows.shape[0], dtype=np.int64)
+    inv[order] = np.cumsum(start) - 1
+    cnt = np.diff(np.append(np.flatnonzero(start), rows.shape[0]))
+    vals = np.moveaxis(np.take(m, order[start], axis=0), 0, d)
+    return _unique_result(_unique_dim, input, vals, inv, cnt, return_inverse, return_counts)
 
 
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
                        dim: int | None = None):
-    """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
+    """Collapse runs of equal consecutive elements (or slices along ``dim``); NaN never equals NaN.
+
+    >>> import retrograd as torch
+    >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 1]))
+    tensor([1, 2, 1])
+    """
     a = input._data
     if dim is None:
         flat = a.reshape(-1)
-        change = np.concatenate([[True], flat[1:] != flat[:-1]]) if flat.size else np.zeros(0, bool)
+        change = _runs(flat.reshape(-1, 1))
         vals = flat[change]
         inv = (np.cumsum(change) - 1).reshape(a.shape)
     else:
-        d = wrap_dim(dim, a.ndim)
-        m = np.moveaxis(a, d, 0).reshape(a.shape[d], -1)
-        change = np.concatenate([[True], (m[1:] != m[:-1]).any(axis=1)]) if m.shape[0] else np.zeros(0, bool)
+        d = _unique_dim_check(a, dim, "unique_consecutive")
+        m = np.moveaxis(a, d, 0)
+        change = _runs(m.reshape(m.shape[0], int(np.prod(m.shape[1:]))))
         vals = np.compress(change, a, axis=d)
         inv = np.cumsum(change) - 1
     starts = np.flatnonzero(change)
     cnt = np.diff(np.append(starts, change.size))
-    op = _unique_consec
-    return _unique_result(op, input, vals, inv, cnt, return_inverse, return_counts)
+    return _unique_result(_unique_consec, input, vals, inv, cnt, return_inverse, return_counts)

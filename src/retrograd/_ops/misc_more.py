@@ -304,7 +304,8 @@ def _quantile(name: str, input: Tensor, q, dim, keepdim: bool, interpolation: st
     else:
         valid = np.full(data.shape[:-1], n, dtype=np.float64)
         last = np.where(nan.any(-1), n - 1, n - 1).astype(np.float64)
-    ranks = qv.reshape((1,) * (data.ndim - 1) + (-1,)) * (valid[..., None] - 1)
+    # in the input dtype, as PyTorch computes them: float32 ranks round differently from float64
+    ranks = qv.astype(data.dtype).reshape((1,) * (data.ndim - 1) + (-1,)) * (valid[..., None] - 1).astype(data.dtype)
     if not ignore_nan:
         ranks = np.where(nan.any(-1)[..., None], n - 1, ranks)
     if interpolation == "lower":
@@ -372,13 +373,17 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         raise RuntimeError("minlength should be >= 0")
     if a.size and a.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if weights is None:
+    if weights is None or a.size == 0:  # (PyTorch: an empty input counts in int64 even with weights)
         return _const(np.bincount(a, minlength=minlength).astype(np.int64))
     w = weights._data
     if w.ndim != 1 or w.shape[0] != a.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
-    dt = w.dtype if w.dtype.kind == "f" else np.float64
-    return _const(np.bincount(a, weights=w.astype(np.float64), minlength=minlength).astype(dt))
+    # PyTorch accumulates float32 weights in float32, one element after another (np.add.at keeps that
+    # order and rounding), and every other weight dtype in float64
+    dt = np.float32 if w.dtype == np.float32 else np.float64
+    out = np.zeros(int(a.max()) + 1 if a.size and int(a.max()) >= minlength else minlength, dtype=dt)
+    np.add.at(out, a, w.astype(dt))
+    return _const(out)
 
 
 @_supports_out
@@ -403,10 +408,19 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor: 
         raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
     if lo > hi:
         raise RuntimeError("torch.histc: max must be larger than min")
+    # PyTorch's kernel: bin edges from linspace in the input dtype, then a bin position computed from
+    # the outer edges in that dtype (so an element on an inner edge lands where float rounding says)
+    dt = a.dtype.type
+    steps = np.arange(bins + 1)
+    step = (dt(hi) - dt(lo)) / dt(bins)
+    edges = np.where(steps < (bins + 1) // 2, dt(lo) + step * steps.astype(a.dtype),
+                     dt(hi) - step * (bins - steps).astype(a.dtype)).astype(a.dtype)
+    left, right = edges[0], edges[-1]
     flat = a.reshape(-1)
-    flat = flat[(flat >= lo) & (flat <= hi)]
-    pos = ((flat.astype(np.float64) - lo) * bins / (hi - lo)).astype(np.int64)
-    pos = np.minimum(pos, bins - 1)
+    flat = flat[(flat >= left) & (flat <= right)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        pos = ((flat - left) / (right - left) * dt(bins)).astype(np.int64)
+    pos = np.minimum(pos, bins - 1)  # (the last edge belongs to the last bin)
     return _const(np.bincount(pos, minlength=bins).astype(a.dtype))
 
 
@@ -1293,17 +1307,18 @@ def matrix_exp(A: Tensor) -> Tensor:
 
 
 def poisson(input: Tensor, generator=None) -> Tensor:
-    """Samples from Poisson(rate=input), drawn from retrograd's generator (no gradient).
+    """Samples from Poisson(rate=input) by PyTorch's CPU algorithm and draws (no gradient).
 
     >>> import retrograd as torch
     >>> torch.poisson(torch.zeros(2))
     tensor([0., 0.])
     """
-    from .._creation import _gen
+    from .. import _rng
+    from .._creation import _eng
 
     a = input._data
     if a.dtype.kind != "f":
         raise RuntimeError(f'"poisson_cpu" not implemented for \'{_tname(input)}\'')
     if a.size and (np.isnan(a).any() or a.min() < 0):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    return _const(_gen(generator).poisson(a.astype(np.float64)).astype(a.dtype))
+    return _const(_rng.poisson(_eng(generator), a).astype(a.dtype))

@@ -18,6 +18,7 @@ from .. import _dtype as D
 from .. import return_types as RT
 from .._tensor import Tensor
 from ..autograd import grad_mode
+from . import _stl_order as _stl
 from ._common import float_dtype_for, wrap_dim, wrap_dims
 from ._registry import apply, apply_inplace, primitive
 from .indexing_more import _along, gather_backward, masked_fill
@@ -725,15 +726,39 @@ _nanmedian_all = primitive("nanmedian", lambda a: _median_value(a, True), node="
                            a=lambda g, a, out: _evenly(g, a, out))
 
 
+def _nan_as(dtype) -> np.ndarray:
+    """NaN converted to ``dtype`` the way PyTorch's kernel does (C++ float -> int: INT_MIN for 32 and
+    64 bit integers, 0 once narrowed further)."""
+    if dtype.kind == "f":
+        return np.asarray(np.nan, dtype=dtype)
+    return np.asarray(np.iinfo(dtype).min if dtype.itemsize >= 4 else 0, dtype=dtype)
+
+
 def _median_value(a: np.ndarray, ignore_nan: bool = False) -> np.ndarray:
     flat = a.reshape(-1)
     nan = _isnan(flat)
     if nan.any() and not ignore_nan:
         return np.asarray(np.nan, dtype=a.dtype)
-    vals = np.sort(flat[~nan]) if ignore_nan else np.sort(flat)
+    vals = flat[~nan] if ignore_nan else flat
     if vals.size == 0:
-        return np.asarray(np.nan, dtype=a.dtype)
-    return np.asarray(vals[(vals.size - 1) // 2], dtype=a.dtype)
+        return _nan_as(a.dtype)
+    # (an index, not np.sort / np.partition: NumPy's SIMD sorts may turn 0.0 into -0.0)
+    med = vals[np.argpartition(vals, (vals.size - 1) // 2)[(vals.size - 1) // 2]]
+    if med == 0 and a.dtype.kind == "f":
+        zeros = np.signbit(vals[vals == 0])
+        if zeros.any() and not zeros.all():  # 0.0 and -0.0 tie: which one is reported is a replay question
+            med = _median_zero(a.ravel(order="K"), ignore_nan)  # (PyTorch's clone keeps the memory order)
+    return np.asarray(med, dtype=a.dtype)
+
+
+def _median_zero(flat: np.ndarray, ignore_nan: bool):
+    """The element PyTorch's full median reports: std::nth_element over the whole copy (NaN ordered
+    last) with the median position counted among the non-NaN values (nanmedian) or all of them."""
+    n = flat.size
+    nth = (n - (int(_isnan(flat).sum()) if ignore_nan else 0) - 1) // 2
+    r = _stl.Replay(_stl.row_keys(flat, False))
+    r.nth_element(0, nth, n)
+    return flat[r.i[nth]]
 
 
 def _median_dim(input: Tensor, dim, keepdim: bool, ignore_nan: bool):
@@ -772,67 +797,147 @@ def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False, *, o
     return _median_dim(input, dim, keepdim, True)
 
 
-def _mode_insertion(row: list) -> int:
-    """PyTorch's mode on a slice with NaN: std::sort by ``<`` (an insertion sort for <= 16 elements,
-    so NaN stay where that leaves them), then the first longest run of equal values, its last index."""
-    el = [(v, i) for i, v in enumerate(row)]
-    for i in range(1, len(el)):
-        val = el[i]
-        if val[0] < el[0][0]:
-            el[1:i + 1] = el[0:i]
-            el[0] = val
-        else:
-            j = i
-            while val[0] < el[j - 1][0]:
-                el[j] = el[j - 1]
-                j -= 1
-            el[j] = val
-    best, best_i, run = 0, 0, 0
-    for i, (v, ix) in enumerate(el):
+def _as_rows(a: np.ndarray, d: int) -> np.ndarray:
+    """``a`` with ``d`` moved last, as a 2-d (slices, length) array."""
+    m = np.moveaxis(a, d, -1)
+    return m.reshape(_b.int(np.prod(m.shape[:-1])), m.shape[-1])  # (explicit: -1 is ambiguous when empty)
+
+
+def _from_rows(rows: np.ndarray, like_shape: tuple, d: int) -> np.ndarray:
+    """Inverse of :func:`_as_rows`: ``rows`` back to ``like_shape`` (whose length along ``d`` is the rows')."""
+    moved = tuple(s for i, s in enumerate(like_shape) if i != d) + (rows.shape[1],)
+    return np.moveaxis(rows.reshape(moved), -1, d)
+
+
+def _sort_indices(a1: np.ndarray, d: int, descending: bool, stable: bool) -> np.ndarray:
+    """PyTorch's CPU sort indices: std::stable_sort when ``stable``, else std::sort, whose order among
+    tied values we replay (only on slices longer than 16, where it stops being an insertion sort)."""
+    n = a1.shape[d]
+    if stable or n <= _stl.SORT_THRESHOLD or a1.size == 0:
+        return _argsort_np(a1, d, descending)
+    rows = _as_rows(a1, d)
+    asc = np.argsort(rows, axis=-1)  # NaN last; any order is right for a slice without ties
+    need = np.flatnonzero(_stl.adjacent_ties(np.take_along_axis(rows, asc, -1)).any(-1))
+    if not _stl.affordable(need.size, n):
+        return _argsort_np(a1, d, descending)  # (stable order: see _stl_order.REPLAY_BUDGET)
+    out = asc[:, ::-1] if descending else asc
+    if need.size:
+        out = out.copy()
+        for r in need:
+            out[r] = _stl.sort_order(_stl.row_keys(rows[r], descending))
+    return _from_rows(out, a1.shape, d)
+
+
+def _mode_index(row: np.ndarray) -> int:
+    """PyTorch's CPU mode on one slice: std::sort of (value, index) pairs by value with a plain ``<``
+    (NaN compares false both ways), then the first longest run of equal values, its last index."""
+    n = row.size
+    if not _isnan(row).any():
+        _, inv, counts = np.unique(row, return_inverse=True, return_counts=True)
+        best = int(np.argmax(counts))  # first longest run: the smallest such value
+        if counts[best] == 1 or n <= _stl.SORT_THRESHOLD:  # unique, or an insertion sort: stable
+            return int(np.flatnonzero(inv.reshape(-1) == best)[-1])
+        keys = inv.reshape(-1).tolist()
+    else:
+        keys = row.tolist()  # raw floats: Python's NaN comparisons are C++'s
+    try:
+        order = _stl.sort_order(keys)
+    except IndexError:  # NaN can break std::sort's unguarded loops (undefined behaviour in C++)
+        order = np.argsort(row, kind="stable").tolist()
+    srt = row[order].tolist()
+    best_n, best_i, run = 0, 0, 0
+    for i in range(n):
         run += 1
-        if i == len(el) - 1 or v != el[i + 1][0]:
-            if run > best:
-                best, best_i = run, ix
+        if i == n - 1 or srt[i] != srt[i + 1]:
+            if run > best_n:
+                best_n, best_i = run, order[i]
             run = 0
-    return best_i
+    return int(best_i)
 
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
-    """Most frequent value along ``dim`` (smallest on ties) and its last index, as ``(values, indices)``."""
+    """Most frequent value along ``dim`` (smallest on ties) and the index PyTorch reports for it,
+    as ``(values, indices)``.
+
+    >>> import retrograd as torch
+    >>> torch.mode(torch.tensor([2, 1, 2, 1, 3])).indices
+    tensor(3)
+    """
     a, d = _dim_setup(input, dim, "mode")
-    m = np.moveaxis(a, d, -1)
-    rows = m.reshape(-1, m.shape[-1])
-    idx = np.empty(rows.shape[0], dtype=np.int64)
-    for r, row in enumerate(rows):
-        if row.dtype.kind == "f" and row.size <= 16 and np.isnan(row).any():
-            idx[r] = _mode_insertion(row.tolist())
-            continue
-        vals, counts = np.unique(row, return_counts=True)
-        best = vals[np.argmax(counts)]
-        idx[r] = np.flatnonzero(row == best)[-1] if best == best else np.flatnonzero(row != row)[-1]
-    idx = np.expand_dims(idx.reshape(m.shape[:-1]), d)
+    rows = _as_rows(a, d)
+    idx = np.fromiter((_mode_index(row) for row in rows), dtype=np.int64, count=rows.shape[0])
+    idx = _from_rows(idx.reshape(-1, 1), a.shape[:d] + (1,) + a.shape[d + 1:], d)
     return _values_indices(RT.mode, _mode, input, d, idx, keepdim)
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False, out=None):
-    """Sorted values along ``dim`` and their original indices, as ``(values, indices)`` (always stable)."""
+    """Sorted values along ``dim`` and their original indices, as ``(values, indices)``.
+
+    Tied values come out in the order PyTorch's CPU kernel leaves them (stable for ``stable=True`` or
+    slices of at most 16 elements); NaN sorts as the largest value.
+
+    >>> import retrograd as torch
+    >>> torch.sort(torch.tensor([3., 1., 2.])).indices
+    tensor([1, 2, 0])
+    """
     a = input._data
     d = wrap_dim(dim, a.ndim)
     a1 = a.reshape(1) if a.ndim == 0 else a
-    idx = _argsort_np(a1, d, bool(descending))
+    idx = _sort_indices(a1, d, bool(descending), bool(stable))
     return _values_indices(RT.sort, _sort_stable if stable else _sort, input, d, idx, True)
 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
-    """The indices that sort ``input`` along ``dim``."""
+    """The indices that sort ``input`` along ``dim`` (``sort(...).indices``).
+
+    >>> import retrograd as torch
+    >>> torch.argsort(torch.tensor([3., 1., 2.]))
+    tensor([1, 2, 0])
+    """
     a = input._data
     d = wrap_dim(dim, a.ndim)
-    idx = _argsort_np(a.reshape(1) if a.ndim == 0 else a, d, bool(descending))
+    idx = _sort_indices(a.reshape(1) if a.ndim == 0 else a, d, bool(descending), bool(stable))
     return _long(idx.reshape(a.shape))
 
 
+def _topk_indices(a1: np.ndarray, d: int, k: int, largest: bool, sorted: bool) -> np.ndarray:
+    """Indices (kept-dim layout) of PyTorch's CPU topk.  The kernel runs std::partial_sort when
+    ``64 * k <= n`` and else std::nth_element (+ std::sort of the first k - 1 when ``sorted``).  A
+    slice whose k + 1 most extreme values are distinct has one answer, which NumPy gives, except
+    that an unsorted nth_element result keeps the algorithm's own order, so that case is replayed."""
+    n = a1.shape[d]
+    rows = _as_rows(a1, d)
+    if k == 0 or rows.size == 0:
+        return _from_rows(np.zeros((rows.shape[0], k), dtype=np.int64), a1.shape[:d] + (k,) + a1.shape[d + 1:], d)
+    m = k + 1 if k < n else n  # the candidates: the k picked and the first one left out
+    if m < n:  # (np.argpartition, like np.sort, puts NaN last)
+        cand = np.argpartition(rows, n - m if largest else m - 1, axis=-1)
+        cand = cand[:, n - m:] if largest else cand[:, :m]
+    else:
+        cand = np.broadcast_to(np.arange(n), rows.shape)
+    o = np.argsort(np.take_along_axis(rows, cand, -1), axis=-1)
+    cand = np.take_along_axis(cand, o[:, ::-1] if largest else o, -1)
+    out = cand[:, :k]
+    if not sorted and k > 1 and k * 64 > n:
+        need = np.arange(rows.shape[0])  # nth_element's own order: every slice
+    else:
+        need = np.flatnonzero(_stl.adjacent_ties(np.take_along_axis(rows, cand, -1)).any(-1))
+    if need.size and _stl.affordable(need.size, n):
+        out = out.copy()
+        for r in need:
+            out[r] = _stl.topk_order(_stl.row_keys(rows[r], largest), k, sorted)
+    return _from_rows(out, a1.shape[:d] + (k,) + a1.shape[d + 1:], d)
+
+
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
-    """The ``k`` largest (or smallest) values along ``dim`` and their indices, as ``(values, indices)``."""
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices, as ``(values, indices)``.
+
+    Among tied values the indices are those PyTorch's CPU kernel picks; NaN counts as the largest.
+
+    >>> import retrograd as torch
+    >>> torch.topk(torch.tensor([1, 3, 3, 2, 3]), 2).indices
+    tensor([2, 4])
+    """
     a = input._data
     d = wrap_dim(dim, a.ndim)
     a1 = a.reshape(1) if a.ndim == 0 else a
@@ -840,61 +945,10 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         raise RuntimeError("selected index k out of range")
     if a.dtype == np.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU")
-    if a.ndim == 0:  # k 0 or 1: the element itself
+    if a.ndim == 0:  # k 0 or 1: the element itself (PyTorch returns it even for k = 0)
         return _values_indices(RT.topk, _topk, input, 0, np.zeros((1,), dtype=np.int64), True)
-    idx = np.take(_argsort_np(a1, d, bool(largest)), np.arange(k), axis=d)
+    idx = _topk_indices(a1, d, int(k), bool(largest), bool(sorted))
     return _values_indices(RT.topk, _topk, input, d, idx, True)
-
-
-def _gt_or_nan(x, y) -> bool:
-    return (x != x and y == y) or x > y
-
-
-def _quick_select(vals: list, k: int) -> int:
-    """PyTorch's quick_select_template (median-of-three quickselect, NaN largest) on one slice;
-    returns the original index it leaves at position ``k`` -- which of tied values that is depends
-    on this exact swap sequence."""
-    arr = list(vals)
-    ind = list(range(len(arr)))
-    gt = _gt_or_nan
-
-    def swap(i, j):
-        arr[i], arr[j] = arr[j], arr[i]
-        ind[i], ind[j] = ind[j], ind[i]
-
-    lo, hi = 0, len(arr) - 1
-    while True:
-        if hi <= lo:
-            return ind[k]
-        if hi == lo + 1:
-            if gt(arr[lo], arr[hi]):
-                swap(lo, hi)
-            return ind[k]
-        p = lo + (hi - lo) // 2
-        swap(p, lo + 1)
-        if gt(arr[lo + 1], arr[hi]):
-            swap(lo + 1, hi)
-        if gt(arr[lo], arr[hi]):
-            swap(lo, hi)
-        if gt(arr[lo + 1], arr[lo]):
-            swap(lo + 1, lo)
-        i, j = lo + 1, hi
-        piv = arr[lo]
-        while True:
-            i += 1
-            while gt(piv, arr[i]):
-                i += 1
-            j -= 1
-            while gt(arr[j], piv):
-                j -= 1
-            if j < i:
-                break
-            swap(i, j)
-        swap(lo, j)
-        if j <= k:
-            lo = i
-        if j >= k:
-            hi = j - 1
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
@@ -915,15 +969,18 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
         raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if k < 1 or k > a1.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    order = np.argsort(a1, axis=d, kind="stable")
-    idx = _take_k(order, d, k - 1)
-    # Among tied values PyTorch returns whichever its quickselect leaves at k: replay it on tied slices.
-    srt = np.moveaxis(np.take_along_axis(a1, order, d), d, -1)
-    tied = (srt[..., 1:] == srt[..., :-1]).any(-1) | (_isnan(srt).sum(-1) > 1)
-    if tied.any():
-        rows = np.moveaxis(a1, d, -1)
-        flat_idx = np.moveaxis(idx, d, -1).copy()
-        for pos in zip(*np.nonzero(tied)):
-            flat_idx[pos + (0,)] = _quick_select(rows[pos].tolist(), k - 1)
-        idx = np.moveaxis(flat_idx, -1, d)
+    rows = _as_rows(a1, d)
+    pos = np.argpartition(rows, k - 1, axis=-1)[:, k - 1:k]  # (NaN last, as in PyTorch)
+    # Among tied values PyTorch returns whichever its quickselect leaves at k: replay it on slices
+    # where the k-th value occurs more than once.
+    kv = np.take_along_axis(rows, pos, -1)
+    same = rows == kv
+    if rows.dtype.kind == "f":
+        same |= np.isnan(rows) & np.isnan(kv)
+    need = np.flatnonzero(same.sum(-1) > 1)
+    if need.size and _stl.affordable(need.size, rows.shape[-1]):
+        pos = pos.copy()
+        for r in need:
+            pos[r, 0] = _stl.quick_select(_stl.row_keys(rows[r], False), k - 1)
+    idx = _from_rows(pos, a1.shape[:d] + (1,) + a1.shape[d + 1:], d)
     return _values_indices(RT.kthvalue, _kthvalue, input, d, idx, keepdim)

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _creation as C
 from .. import _dtype as D
+from .. import _rng as _R
 from .._creation import bernoulli, multinomial  # noqa: F401  (bound as methods)
 from .._tensor import Tensor, check_inplace
 from ..autograd import grad_mode
@@ -77,7 +78,8 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator=None, *
     _need_float(self, "check_uniform_bounds")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
-    return _fill(self, "uniform", C._gen(generator).uniform(from_, to, self._data.shape))
+    d = self._data
+    return _fill(self, "uniform", _R.arrange(C._eng(generator).uniform(d.size, d.dtype, from_, to), d))
 
 
 def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator=None) -> Tensor:
@@ -90,7 +92,9 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator=None) ->
     _need_float(self, "normal_kernel_cpu")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    return _fill(self, "normal", C._gen(generator).standard_normal(self._data.shape) * std + mean)
+    d = self._data
+    vals = C._eng(generator).normal(d.size, d.dtype, float(mean), float(std), d.flags.c_contiguous)
+    return _fill(self, "normal", _R.arrange(vals, d))
 
 
 def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
@@ -100,16 +104,22 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     >>> torch.zeros(3).bernoulli_(1.0)
     tensor([1., 1., 1.])
     """
+    d = self._data
+    eng = C._eng(generator)
     if isinstance(p, Tensor):
-        probs = np.broadcast_to(p._data, self._data.shape)
+        probs = np.broadcast_to(p._data, d.shape).transpose(_R.memory_axes(d))  # visited in self's order
+        vals = _R.bernoulli_tensor(eng, np.ascontiguousarray(probs).reshape(-1))
     else:
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-        probs = p
-    return _fill(self, "bernoulli", C._gen(generator).random(self._data.shape) < probs)
+        vals = _R.bernoulli_scalar(eng, d.size, float(p))
+    return _fill(self, "bernoulli", _R.arrange(vals, d))
 
 
-def random_(self: Tensor, from_=0, to=None, *, generator=None, **kw) -> Tensor:
+_UNSET = object()
+
+
+def random_(self: Tensor, from_=0, to=_UNSET, *, generator=None, **kw) -> Tensor:
     """Fill with integers uniform in [from, to) (``random_(to)``: [0, to); ``random_()``: [0, 2**mantissa]).
 
     >>> import retrograd as torch
@@ -117,9 +127,10 @@ def random_(self: Tensor, from_=0, to=None, *, generator=None, **kw) -> Tensor:
     True
     """
     from_ = kw.pop("from", from_)
-    if to is None and "to" not in kw and from_ != 0:
-        from_, to = 0, from_
+    if to is _UNSET:  # random_(to) means [0, to); random_(from, None) means [from, max]
+        from_, to = (0, from_) if from_ != 0 else (0, None)
     dt = self._data.dtype
+    full = to is None and from_ == 0
     if to is None:
         if dt.kind == "f":
             to = 2 ** (np.finfo(dt).nmant + 1) + 1
@@ -129,7 +140,13 @@ def random_(self: Tensor, from_=0, to=None, *, generator=None, **kw) -> Tensor:
             to = int(np.iinfo(dt).max) + 1
     if from_ >= to:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
-    return _fill(self, "random", C._gen(generator).integers(int(from_), int(to), self._data.shape, dtype=np.int64))
+    eng = C._eng(generator)
+    d = self._data
+    if full:  # random_() without bounds has its own kernel (64-bit draws for int64 / float64)
+        vals = _R.random_full(eng, d.size, dt)
+    else:
+        vals = eng.randint(d.size, int(from_), int(to))
+    return _fill(self, "random", _R.arrange(vals, d))
 
 
 def exponential_(self: Tensor, lambd: float = 1, *, generator=None) -> Tensor:
@@ -142,7 +159,8 @@ def exponential_(self: Tensor, lambd: float = 1, *, generator=None) -> Tensor:
     _need_float(self, "exponential_cpu")
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    return _fill(self, "exponential", C._gen(generator).exponential(1.0 / lambd, self._data.shape))
+    d = self._data
+    return _fill(self, "exponential", _R.arrange(_R.exponential(C._eng(generator), d.size, float(lambd)), d))
 
 
 def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
@@ -154,7 +172,8 @@ def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
     """
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-    return _fill(self, "geometric", C._gen(generator).geometric(p, self._data.shape))
+    d = self._data
+    return _fill(self, "geometric", _R.arrange(_R.geometric(C._eng(generator), d.size, float(p)), d))
 
 
 def cauchy_(self: Tensor, median: float = 0, sigma: float = 1, *, generator=None) -> Tensor:
@@ -167,7 +186,9 @@ def cauchy_(self: Tensor, median: float = 0, sigma: float = 1, *, generator=None
     _need_float(self, "cauchy_cpu")
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
-    return _fill(self, "cauchy", median + sigma * C._gen(generator).standard_cauchy(self._data.shape))
+    d = self._data
+    vals = _R.cauchy(C._eng(generator), d.size, float(median), float(sigma))
+    return _fill(self, "cauchy", _R.arrange(vals, d))
 
 
 def log_normal_(self: Tensor, mean: float = 1, std: float = 2, *, generator=None) -> Tensor:
@@ -180,7 +201,9 @@ def log_normal_(self: Tensor, mean: float = 1, std: float = 2, *, generator=None
     _need_float(self, "log_normal_cpu")
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-    return _fill(self, "log_normal", C._gen(generator).lognormal(mean, std, self._data.shape))
+    d = self._data
+    vals = _R.log_normal(C._eng(generator), d.size, float(mean), float(std))
+    return _fill(self, "log_normal", _R.arrange(vals, d))
 
 
 # ---------------------------------------------------------------------------- in-place view ops

@@ -389,11 +389,12 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
     tupled = _as_tuple(inputs)
     if grad_outputs is None:
         outs = _differentiable_outputs(func(*tupled))
-        gen = _creation.default_generator.np
+        eng = _creation._eng(None)
         tupled_grads = []
         for x in outs:
+            # PyTorch's make_tensor(low=-1, high=1): a uniform_(-1, 1) fill from the default generator
             dt = x._data.dtype if x._data.dtype.kind in "fc" else np.float64
-            t = _wrap((gen.random(x._data.shape) * 2 - 1).astype(dt))
+            t = _wrap(eng.uniform(x._data.size, dt, -1.0, 1.0).reshape(x._data.shape))
             t.requires_grad_(True)
             tupled_grads.append(t)
         tupled_grads = tuple(tupled_grads)

@@ -16,7 +16,8 @@ import warnings
 import numpy as np
 
 from .. import _ops as O
-from .._creation import _gen
+from .. import _rng
+from .._creation import _eng
 from .._ops import nn_ops as _nn
 from .._ops.nn_ops_more import (
     adaptive_avg_pool3d,
@@ -151,7 +152,8 @@ def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool, featu
     shape = tuple(input.shape)
     if feature:
         shape = shape[:2] + (1,) * (input.ndim - 2)
-    keep = (_gen(None).random(shape) >= p).astype(input._data.dtype)
+    n = int(np.prod(shape))
+    keep = _rng.bernoulli_scalar(_eng(None), n, 1.0 - p).reshape(shape).astype(input._data.dtype)
     alpha = 1.7580993408473766
     a = 1.0 / math.sqrt((alpha * alpha * p + 1) * (1 - p))
     b = (keep - 1) * (alpha * a) + alpha * a * p
@@ -281,8 +283,10 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     >>> torch.nn.functional.gumbel_softmax(torch.zeros(3), hard=True).sum()
     tensor(1.)
     """
-    g = -np.log(_gen(None).exponential(1.0, tuple(logits.shape)))
-    gumbels = (logits + const(g.astype(logits._data.dtype))) / tau
+    # PyTorch's draw: -log(exponential_()) in the logits' dtype
+    e = _rng.exponential(_eng(None), logits._data.size, 1.0).astype(logits._data.dtype)
+    g = -np.log(e.reshape(logits._data.shape))
+    gumbels = (logits + const(g)) / tau
     y_soft = _F().softmax(gumbels, dim)
     if not hard:
         return y_soft

@@ -18,7 +18,8 @@ import numpy as np
 
 from .. import _dtype as D
 from .. import _ops as O
-from .._creation import _gen
+from .. import _rng
+from .._creation import _eng
 from .._ops import nn_batchnorm as _bnorm
 from .._ops import nn_ops as _nn
 from .._ops import nn_ops_more as _nnm
@@ -210,9 +211,16 @@ def _check_p(p: float) -> None:
 
 
 def _keep_mask(shape, p: float, dtype) -> Tensor:
-    keep = _gen(None).random(shape) >= p
-    scale = 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
-    return const((keep * scale).astype(dtype.np))
+    """PyTorch's CPU dropout noise: ``bernoulli_(1 - p)`` (same draws), divided by 1 - p in
+    the input's dtype; p == 1 draws nothing and gives zeros."""
+    shape = tuple(shape)
+    if p >= 1.0:
+        return const(np.zeros(shape, dtype.np))
+    n = 1
+    for s in shape:
+        n *= s
+    keep = _rng.bernoulli_scalar(_eng(None), n, 1.0 - p).reshape(shape).astype(dtype.np)
+    return const(keep / dtype.np.type(1.0 - p))
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -945,8 +953,8 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     tensor([-0.6000])
     """
     if training:
-        a = _gen(None).uniform(lower, upper, tuple(input.shape)).astype(input._data.dtype)
-        out = O.where(input >= 0, input, input * const(a))
+        a = const(_rng.rrelu_noise(_eng(None), input._data, lower, upper))
+        out = input * a  # (the noise is 1 where input > 0)
         return input.copy_(out) if inplace else out
     static = {"slope": (lower + upper) / 2}
     if inplace:

@@ -1,7 +1,8 @@
 """``nn.init``: in-place initialisers with PyTorch's distributions, bounds and gains.
 
-Values come from retrograd's generator (``manual_seed``), so they differ from PyTorch's
-numbers but follow the same distributions.
+Values come from retrograd's generator through ``uniform_`` / ``normal_``, so after the
+same ``manual_seed`` they are PyTorch's numbers (``orthogonal_`` and ``trunc_normal_`` to
+within float rounding of the QR / erfinv step).
 
 >>> import retrograd as torch
 >>> w = torch.empty(3, 5)
@@ -16,7 +17,6 @@ import warnings
 
 import numpy as np
 
-from .._creation import _gen
 from .._tensor import Tensor
 from ..autograd import grad_mode
 
@@ -30,10 +30,6 @@ def _write(tensor: Tensor, values: np.ndarray) -> Tensor:
     with grad_mode.no_grad():
         tensor.copy_(Tensor._wrap(np.asarray(values, dtype=tensor._data.dtype), False, None, 0))
     return tensor
-
-
-def _rng(generator):
-    return _gen(generator)
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
@@ -81,28 +77,85 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
-    """Fill with U(a, b)."""
-    return _write(tensor, _rng(generator).uniform(a, b, size=tensor.shape))
+    """Fill with U(a, b): ``tensor.uniform_(a, b)`` without recording (PyTorch's numbers).
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.nn.init.uniform_(torch.empty(2), -1, 1)
+    tensor([-0.0075,  0.5364])
+    """
+    with grad_mode.no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
-    """Fill with N(mean, std^2)."""
-    return _write(tensor, _rng(generator).normal(mean, std, size=tensor.shape))
+    """Fill with N(mean, std^2): ``tensor.normal_(mean, std)`` without recording.
+
+    >>> import retrograd as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.nn.init.normal_(torch.empty(2), 0, 2)
+    tensor([ 3.0820, -0.5869])
+    """
+    with grad_mode.no_grad():
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def _norm_cdf(x: float) -> float:  # the standard normal CDF
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                   generator=None) -> Tensor:
-    """Fill with N(mean, std^2) truncated to [a, b] (rejection sampling: the same distribution)."""
+    """Fill with N(mean, std^2) truncated to [a, b], by PyTorch's rejection scheme (so the
+    same seed gives the same values): when [a, b] holds over 30% of the mass, redraw normals
+    outside it; otherwise propose uniforms on [a, b] and accept by the density ratio.
+
+    >>> import retrograd as torch
+    >>> w = torch.nn.init.trunc_normal_(torch.empty(100), a=-1, b=1)
+    >>> bool((w.abs() <= 1).all())
+    True
+    """
+    import retrograd as R
+
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
                       "may be incorrect.", stacklevel=2)
-    rng = _rng(generator)
-    n = tensor.numel()
-    out = np.empty(0)
-    while out.size < n:
-        draw = rng.normal(mean, std, size=max(2 * (n - out.size), 16))
-        out = np.concatenate([out, draw[(draw >= a) & (draw <= b)]])
-    return _write(tensor, out[:n].reshape(tensor.shape))
+    with grad_mode.no_grad():
+        mass = _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std)
+        if mass > 0.3:
+            lo = float(tensor._data.dtype.type(a))  # the bounds as the tensor's dtype rounds them
+            hi = float(tensor._data.dtype.type(b))
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                outside = (result < lo) | (result > hi)
+                if not bool(outside.any()):
+                    break
+                result = R.where(outside, R.empty_like(result).normal_(mean, std, generator=generator), result)
+            if result is not tensor:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_ratio(x: Tensor) -> Tensor:  # log density relative to the peak
+            return x.sub(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+        accept_buf = R.empty_like(tensor)
+        tensor.uniform_(a, b, generator=generator)
+        candidates = log_ratio(tensor.clone())
+        pending = accept_buf.uniform_(generator=generator).log_().gt(candidates)
+        if bool(pending.any()):
+            result = tensor
+            prop = R.empty_like(tensor)
+            while True:
+                prop.uniform_(a, b, generator=generator)
+                result = R.where(pending, prop, result)
+                lr = log_ratio(prop)
+                pending = R.where(pending, accept_buf.uniform_(generator=generator).log_().gt(lr), pending)
+                if not bool(pending.any()):
+                    break
+            tensor.copy_(result)
+    return tensor
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -166,7 +219,8 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonline
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
-    bound = math.sqrt(3.0) * gain / math.sqrt(fan)
+    std = gain / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std  # (rounded as PyTorch does, so the bound is bit-equal)
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -189,7 +243,9 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flat = _rng(generator).standard_normal((rows, cols))
+    # PyTorch's draw: a (rows, cols) normal_ fill in the tensor's dtype
+    with grad_mode.no_grad():
+        flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)._data
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)
@@ -200,15 +256,19 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
 
 
 def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
-    """2-d: N(0, std^2) with a fraction ``sparsity`` of each column set to zero."""
+    """2-d: N(0, std^2) with a fraction ``sparsity`` of each column set to zero (the zeroed
+    rows come from ``randperm`` on the default generator, as in PyTorch)."""
+    from .._creation import randperm
+
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
-    rng = _rng(generator)
-    w = rng.normal(0, std, size=(rows, cols))
     nz = int(math.ceil(sparsity * rows))
-    for c in range(cols):
-        w[rng.permutation(rows)[:nz], c] = 0
+    with grad_mode.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        w = tensor._data.copy()
+        for c in range(cols):
+            w[randperm(rows)._data[:nz], c] = 0
     return _write(tensor, w)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype as D
-from .._creation import _gen
+from .._creation import _eng
 from .._tensor import Tensor
 
 
@@ -18,22 +18,26 @@ def make_tensor(*shape, dtype: D.dtype, device=None, low=None, high=None, requir
     """
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
-    rng = _gen(None)
+    eng = _eng(None)  # PyTorch's draws: randint for bools / integers, uniform_ for floats
+    n = int(np.prod(shape, dtype=np.int64))
     if dtype is D.bool_:
-        data = rng.random(shape) < 0.5
+        data = eng.randint(n, 0, 2).astype(np.bool_).reshape(shape)
     elif dtype.is_floating_point:
         lo = -9.0 if low is None else low
         hi = 9.0 if high is None else high
         if lo > hi:
             raise ValueError(f"low must be less than or equal to high, but got low={lo} and high={hi}")
-        data = rng.uniform(lo, hi, size=shape).astype(dtype.np)
+        if hi - lo >= np.finfo(dtype.np).max:  # uniform_ needs the span to be finite: halve, then double
+            data = eng.uniform(n, dtype.np, lo / 2, hi / 2).reshape(shape) * 2
+        else:
+            data = eng.uniform(n, dtype.np, lo, hi).reshape(shape)
         if exclude_zero:
             data[data == 0] = np.finfo(dtype.np).tiny
     else:
         info = np.iinfo(dtype.np)
         lo = max(-9 if low is None else int(np.ceil(low)), info.min)
         hi = min(10 if high is None else int(high), info.max)
-        data = rng.integers(lo, hi, size=shape, endpoint=False).astype(dtype.np)
+        data = eng.randint(n, lo, hi).astype(dtype.np).reshape(shape)
         if exclude_zero:
             data[data == 0] = 1
     t = Tensor._wrap(np.ascontiguousarray(data), False, None, 0)

@@ -47,7 +47,7 @@ class _LoaderIter:
     """One pass over a DataLoader."""
 
     def __init__(self, loader: "DataLoader") -> None:
-        from ..._creation import default_generator
+        from ..._creation import _draw_seed
 
         self._loader = loader
         self._dataset = loader.dataset
@@ -56,8 +56,7 @@ class _LoaderIter:
         self._collate_fn = loader.collate_fn
         self._sampler_iter = iter(loader._index_sampler)
         # PyTorch draws a base seed for the workers from the loader's generator every epoch.
-        gen = loader.generator if loader.generator is not None else default_generator
-        self._base_seed = int(gen.np.integers(0, 2 ** 63 - 1))
+        self._base_seed = _draw_seed(loader.generator)
         self._worker = None
         if loader.num_workers > 0:
             self._worker = WorkerInfo(0, 1, self._base_seed, loader.dataset)

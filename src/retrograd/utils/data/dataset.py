@@ -176,7 +176,7 @@ def random_split(dataset, lengths: Sequence, generator=None) -> list[Subset]:
     >>> len(a), len(b), sorted(list(a) + list(b)) == list(range(10))
     (7, 3, True)
     """
-    from ..._creation import default_generator, randperm
+    from ..._creation import randperm
 
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         subset_lengths: list[int] = []
@@ -194,6 +194,6 @@ def random_split(dataset, lengths: Sequence, generator=None) -> list[Subset]:
                               stacklevel=2)
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    indices = randperm(sum(lengths), generator=generator or default_generator).tolist()
+    indices = randperm(sum(lengths), generator=generator).tolist()
     return [Subset(dataset, indices[offset - length:offset])
             for offset, length in zip(itertools.accumulate(lengths), lengths)]

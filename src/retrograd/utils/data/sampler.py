@@ -12,12 +12,11 @@ T_co = TypeVar("T_co", covariant=True)
 
 def _fresh_generator(generator):
     """The generator to draw from: the given one, or (like PyTorch) a new one seeded from the default."""
-    from ..._creation import Generator, default_generator
+    from ..._creation import Generator, _draw_seed
 
     if generator is not None:
         return generator
-    seed = int(default_generator.np.integers(0, 2 ** 63 - 1))
-    return Generator().manual_seed(seed)
+    return Generator().manual_seed(_draw_seed(None))
 
 
 class Sampler(Generic[T_co]):
