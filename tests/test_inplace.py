@@ -224,3 +224,27 @@ def test_inplace_result_values_float64_vs_numpy():
     t.mul_(3).add_(1).div_(2).clamp_(-0.5, 1.5).neg_()
     np.testing.assert_allclose(t.numpy(), -np.clip((a * 3 + 1) / 2, -0.5, 1.5))
     assert t._version == 5
+
+
+@pytest.mark.parametrize("case", [
+    "b = a.clone(); b[1:3] = b[1:3] * 10; out = b",          # x[i] = x[i] * c
+    "y = a.clone(); out = y * 10; y.add_(1)",                 # saved only for the constant's grad
+    "y = a.clone(); w = T.arange(4.); out = y * w; y.add_(1)",
+    "y = a.clone(); out = w2 * y; y.mul_(2)",                 # constant on the left
+    "y = a.clone(); out = T.outer(y, T.ones(2)); y.add_(1)",
+    "y = a.clone(); out = y * w3; y.add_(1)",                 # both require grad: torch raises
+])
+def test_modified_input_only_matters_when_a_needed_rule_reads_it(case):
+    def run(T):
+        a = T.arange(4., requires_grad=True)
+        w2 = T.arange(4.) + 1
+        w3 = (T.arange(4.) + 1).requires_grad_()
+        env = {"T": T, "a": a, "w2": w2, "w3": w3}
+        exec(case, env)
+        try:
+            env["out"].sum().backward()
+        except RuntimeError as exc:
+            return "error", "modified by an inplace operation" in str(exc)
+        return a.grad.tolist()
+
+    assert run(R) == run(torch)

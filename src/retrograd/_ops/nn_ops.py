@@ -1541,14 +1541,15 @@ def _nll_rule(g, x_shape, target, weight, ignore_index, reduction):
     t = target._data.reshape(1) if unbatched else target._data
     w, total = _nll_parts(t, weight._data, x_shape[-1] if unbatched else x_shape[1], ignore_index,
                           2 if unbatched else len(x_shape))
-    if reduction == "mean":
+    if reduction == "mean" and (total != 0 or w.any()):
+        # (every target ignored: torch's kernel writes no gradient, so zeros, not 0/0 = NaN)
         with np.errstate(invalid="ignore", divide="ignore"):
             w = w / total
     if unbatched:
         w = w[0]
     elif reduction == "none":
         g = unsqueeze(g, 1)
-    return g * _t(-w)
+    return g * _t(0 - w)  # (0 - w, not -w: no -0. where a target is ignored, as in torch)
 
 
 def _nll_plain_fw(x, target, *, reduction):

@@ -79,6 +79,17 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type, stri
              "    saved = node.saved",
              "    static = node.static",
              "    nf = node._next"]
+    # Which rules run this time: a saved input is loaded (and its version checked) only when a
+    # rule that runs reads it, as PyTorch only checks what the needed derivatives use (``y = x * c``
+    # with a constant ``c``, then ``x.add_(1)``, must still backpropagate).
+    users: dict = {}  # plan entry -> indices of the rules reading it
+    for i, (rule, plan) in enumerate(zip(rules, arg_plan)):
+        if rule is not None:
+            for entry in plan:
+                users.setdefault(entry, []).append(i)
+    for i, rule in enumerate(rules):
+        if rule is not None:
+            lines.append(f"    use{i} = nf[{i}] is not None and (needed is None or needed[{i}])")
     names: dict = {}  # plan entry -> local variable
     for plan in arg_plan:
         for kind, key in plan:
@@ -87,15 +98,20 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type, stri
             var = f"a{len(names)}"
             names[(kind, key)] = var
             if kind == ARG_SAVED:  # (_load inlined for a directly saved input)
-                lines += [f"    v = saved[{key}]",
-                          f"    ver = saved[{key + 1}]",
-                          "    if ver is None:",
-                          f"        {var} = _load(saved, {key}, node, dt)",
-                          "    else:",
-                          "        vc = v._vc",
-                          "        if vc is not None and vc[0] != ver:",
-                          "            _modified(v, ver, node)",
-                          f"        {var} = v._data if {'v._data.dtype == dt' if strict else 'True'} else None"]
+                guard = " or ".join(f"use{i}" for i in users[(kind, key)])
+                lines += [f"    if {guard}:",
+                          f"        v = saved[{key}]",
+                          f"        ver = saved[{key + 1}]",
+                          "        if ver is None:",
+                          f"            {var} = _load(saved, {key}, node, dt)",
+                          "        else:",
+                          "            vc = v._vc",
+                          "            if vc is not None and vc[0] != ver:",
+                          "                _modified(v, ver, node)",
+                          f"            {var} = v._data if {'v._data.dtype == dt' if strict else 'True'} else None",
+                          f"        if {var} is None:",
+                          "            return None"]
+                continue
             elif kind == ARG_STATIC:
                 lines.append(f"    {var} = _number(static, {key!r})" if strict else f"    {var} = static[{key!r}]")
                 if not strict:
@@ -115,7 +131,7 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type, stri
             continue
         env[f"rule{i}"] = rule
         args = ", ".join("gd" if kind == ARG_G else names[(kind, key)] for kind, key in plan)
-        lines.append(f"    if nf[{i}] is not None and (needed is None or needed[{i}]):")
+        lines.append(f"    if use{i}:")
         lines.append(f"        r = rule{i}({args})")
         # (an identity rule hands the incoming Tensor on, as the Tensor path does)
         lines += ["        if r is gd:",

@@ -109,10 +109,16 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
 # ---------------------------------------------------------------------- classification
 _umax = np.maximum.reduce
-_INT64, _UINT64 = np.dtype(np.int64), np.dtype(np.uint64)
+_INT64, _UINT64, _UINT8 = np.dtype(np.int64), np.dtype(np.uint64), np.dtype(np.uint8)
 # statics shared by every node of cross_entropy's fast path (never mutated)
 _DIM1 = {"dim": 1}
 _PLAIN_REDUCTIONS = {r: {"reduction": r} for r in ("mean", "sum", "none")}
+
+
+def _check_target_dtype(target: Tensor) -> None:
+    """Class indices must be int64 or uint8, as torch's nll_loss kernels require."""
+    if target._data.dtype not in (_INT64, _UINT8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar(target)}")
 
 
 def _class_shape(c: int, ndim: int) -> tuple:
@@ -132,6 +138,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
     unbatched = input.ndim == 1
     if unbatched:
+        _check_target_dtype(target)
         if target.ndim != 0:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         c = input.shape[0]
@@ -145,8 +152,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     if not t.ndim or shape[0] != t.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0]}).")
-    if t.dtype.kind not in "iu":
-        raise RuntimeError(f"expected scalar type Long but found {_scalar(target)}")
+    _check_target_dtype(target)
     c = shape[1]
     # (as unsigned, a negative index is huge: one reduction checks both bounds)
     if weight is None and len(shape) == 2 and t.ndim == 1 and t.size and t.dtype.itemsize == 8 and \
@@ -202,10 +208,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     class_dim = 0 if input.ndim == 1 else 1
     logp = _nn.log_softmax(input, class_dim)
     c = input.shape[class_dim]
-    if target._data.dtype.kind == "f":
-        # class probabilities
-        if tuple(target.shape) != tuple(input.shape):
-            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+    if tuple(target.shape) == tuple(input.shape):
+        # class probabilities (torch decides by shape; any other shape means class indices)
+        if target._data.dtype.kind != "f":
+            raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                               f"{_scalar(target)}")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / c
         prod = logp * target
