@@ -20,7 +20,7 @@ from . import grad_mode
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
-           "GradientEdge", "get_gradient_edge"]
+           "GradientEdge", "get_gradient_edge", "increment_version", "allow_mutation_on_saved_tensors"]
 
 _new_vc = np.zeros(1, dtype=np.int64).copy  # a fresh version counter (see _tensor.py)
 
@@ -641,6 +641,105 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> Rem
                 h.remove()
 
     return _Multi()
+
+
+# ---- version bumps and mutation of saved tensors -----------------------------------------
+def increment_version(tensor) -> None:
+    """Record an in-place change made behind autograd's back (e.g. through ``.numpy()``).
+
+    Bumps ``tensor._version`` (or each tensor's in an iterable), so a backward that needs a
+    saved copy of it raises the usual "modified by an inplace operation" error.  Inference
+    tensors have no version counter and are left alone, as in PyTorch.
+
+    >>> import retrograd as torch
+    >>> t = torch.zeros(2)
+    >>> torch.autograd.graph.increment_version(t); t._version
+    1
+    """
+    Tensor = _Tensor()
+    if isinstance(tensor, Tensor):
+        tensors = (tensor,)
+    else:
+        try:
+            tensors = tuple(tensor)
+        except TypeError:
+            raise RuntimeError("increment_version expect a Iterable[Tensor] as input") from None
+        if not all(isinstance(t, Tensor) for t in tensors):
+            raise RuntimeError("increment_version expects each element of the iterable to be a tensor")
+    from .._tensor import bump_version
+
+    for t in tensors:
+        if not t._inference_flag():
+            bump_version(t)
+
+
+_mutation_ctx_active = [False]
+_OUTSIDE_MUTATION_CTX = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
+                         "in which the graph was originally recorded.")  # (PyTorch's text, no space)
+
+
+class _Handle:
+    """What the graph keeps for a tensor saved inside ``allow_mutation_on_saved_tensors``."""
+
+    __slots__ = ("__weakref__",)
+
+
+class _AllowMutationOnSavedContext:
+    """State of one ``allow_mutation_on_saved_tensors`` block: the copies of the tensors it saved."""
+
+    def __init__(self) -> None:
+        # handle -> copy; an entry goes when its graph (which holds the handle) is freed
+        self.cloned: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def clear(self) -> None:
+        self.cloned.clear()
+
+
+class allow_mutation_on_saved_tensors:
+    """Context manager in which tensors saved for backward may be modified in place.
+
+    Backward (run inside the same block) still sees the values the forward saved.  PyTorch
+    copies a saved tensor when an in-place op is about to write to it; retrograd cannot
+    intercept every write, so it copies each tensor when it is saved (same results, more
+    memory).  Blocks do not nest; backward after the block has ended raises AssertionError.
+
+    >>> import retrograd as torch
+    >>> with torch.autograd.graph.allow_mutation_on_saved_tensors():
+    ...     a = torch.ones(3, requires_grad=True)
+    ...     b = a.clone()
+    ...     out = (b ** 2).sum()
+    ...     _ = b.sin_()
+    ...     out.backward()
+    >>> a.grad
+    tensor([2., 2., 2.])
+    """
+
+    def __init__(self) -> None:
+        self.ctx = _AllowMutationOnSavedContext()
+
+        def pack(t):
+            handle = _Handle()
+            self.ctx.cloned[handle] = t.detach().clone()
+            return handle
+
+        def unpack(handle):
+            if not _mutation_ctx_active[0] or handle not in self.ctx.cloned:
+                raise AssertionError(_OUTSIDE_MUTATION_CTX)
+            return self.ctx.cloned[handle]
+
+        self.hooks = saved_tensors_hooks(pack, unpack)
+
+    def __enter__(self) -> _AllowMutationOnSavedContext:
+        if _mutation_ctx_active[0]:
+            raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+        self.hooks.__enter__()
+        _mutation_ctx_active[0] = True
+        return self.ctx
+
+    def __exit__(self, *exc) -> None:
+        self.hooks.__exit__(*exc)
+        self.ctx.clear()
+        _mutation_ctx_active[0] = False
 
 
 def _weak(t):

@@ -274,11 +274,15 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) 
 
 # PyTorch's deprecated non-underscore aliases
 def _deprecated(fn):
+    """``fn`` under its old name (no trailing underscore), warning PyTorch's FutureWarning first."""
+    old, new = fn.__name__[:-1], fn.__name__
+
     def f(*args, **kwargs):
-        warnings.warn(f"nn.init.{fn.__name__[:-1]} is now deprecated in favor of nn.init.{fn.__name__}.",
-                      FutureWarning, stacklevel=2)
+        warnings.warn(f"`nn.init.{old}` is now deprecated in favor of `nn.init.{new}`.", FutureWarning,
+                      stacklevel=2)
         return fn(*args, **kwargs)
-    f.__name__ = fn.__name__[:-1]
+    f.__name__ = f.__qualname__ = old
+    f.__doc__ = f"{old}(...)\n\nDeprecated: use :func:`retrograd.nn.init.{new}` (same arguments)."
     return f
 
 
@@ -290,3 +294,6 @@ xavier_normal = _deprecated(xavier_normal_)
 kaiming_uniform = _deprecated(kaiming_uniform_)
 kaiming_normal = _deprecated(kaiming_normal_)
 orthogonal = _deprecated(orthogonal_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+sparse = _deprecated(sparse_)

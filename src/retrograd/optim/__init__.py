@@ -19,6 +19,7 @@ from .adamax import Adamax
 from .adamw import AdamW
 from .asgd import ASGD
 from .lbfgs import LBFGS
+from .muon import Muon
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
@@ -28,4 +29,4 @@ from .sgd import SGD
 from .sparse_adam import SparseAdam
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "LBFGS", "ASGD", "Rprop", "Adafactor", "SparseAdam", "lr_scheduler", "swa_utils"]
+           "LBFGS", "ASGD", "Rprop", "Adafactor", "SparseAdam", "Muon", "lr_scheduler", "swa_utils"]

@@ -19,6 +19,7 @@ tensor([5.4366, 5.4366, 5.4366])
 from __future__ import annotations
 
 import contextlib
+import enum
 import warnings
 from typing import Any, Callable
 
@@ -28,8 +29,10 @@ from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..autograd.graph import saved_tensors_hooks
 
-__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "noop_context_fn", "detach_variable",
-           "check_backward_validity"]
+__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction", "noop_context_fn",
+           "detach_variable", "check_backward_validity", "get_device_states", "set_device_states",
+           "set_checkpoint_early_stop", "set_checkpoint_debug_enabled", "DefaultDeviceType", "CheckpointPolicy",
+           "SelectiveCheckpointContext", "create_selective_checkpoint_contexts", "GraphExecGroup"]
 
 
 class CheckpointError(RuntimeError):
@@ -89,7 +92,7 @@ def checkpoint(function: Callable, *args, use_reentrant: bool | None = None,
     if use_reentrant:
         if context_fn is not noop_context_fn or debug is not False:
             raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
-        return _CheckpointFunction.apply(function, preserve, *args)
+        return CheckpointFunction.apply(function, preserve, *args)
     return _checkpoint_without_reentrant(function, preserve, context_fn, args, kwargs)
 
 
@@ -184,8 +187,11 @@ def _unpack_holder(holder: _Holder) -> Tensor:
 
 
 # ------------------------------------------------------------------ reentrant (a custom Function)
-class _CheckpointFunction(Function):
-    """Forward under no_grad; backward re-runs the function with grad and backpropagates through it."""
+class CheckpointFunction(Function):
+    """Forward under no_grad; backward re-runs the function with grad and backpropagates through it.
+
+    (PyTorch's name: its node shows as ``CheckpointFunctionBackward``.)
+    """
 
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
@@ -282,3 +288,200 @@ def checkpoint_sequential(functions, segments: int, input, use_reentrant: bool |
         input = checkpoint(run_function(start, end), input, use_reentrant=use_reentrant, preserve_rng_state=preserve)
     return run_function(end + 1, len(functions) - 1)(input)
 
+
+
+_CheckpointFunction = CheckpointFunction  # (the old private name)
+
+# ------------------------------------------------------------------ settings
+_checkpoint_debug_enabled: bool | None = None
+_enable_checkpoint_early_stop: bool | None = None
+
+
+@contextlib.contextmanager
+def set_checkpoint_debug_enabled(enabled: bool | None):
+    """Context manager overriding checkpoint's ``debug`` flag (``None``: defer to each call).
+
+    retrograd's checkpoint errors already name the mismatching tensors, so the flag is
+    recorded but adds no extra trace.
+
+    >>> from retrograd.utils.checkpoint import set_checkpoint_debug_enabled
+    >>> with set_checkpoint_debug_enabled(True):
+    ...     pass
+    """
+    global _checkpoint_debug_enabled
+    prev = _checkpoint_debug_enabled
+    _checkpoint_debug_enabled = enabled
+    try:
+        yield
+    finally:
+        _checkpoint_debug_enabled = prev
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable: bool):
+    """Context manager: whether recomputation may stop once every needed tensor is rebuilt.
+
+    retrograd always re-runs the whole checkpointed function (results are the same either way),
+    so this only records the setting.
+
+    >>> from retrograd.utils.checkpoint import set_checkpoint_early_stop
+    >>> with set_checkpoint_early_stop(False):
+    ...     pass
+    """
+    global _enable_checkpoint_early_stop
+    prev = _enable_checkpoint_early_stop
+    _enable_checkpoint_early_stop = enable
+    try:
+        yield
+    finally:
+        _enable_checkpoint_early_stop = prev
+
+
+class DefaultDeviceType:
+    """The device type whose RNG state checkpoint saves when no argument is on an accelerator.
+
+    >>> from retrograd.utils.checkpoint import DefaultDeviceType
+    >>> DefaultDeviceType.get_device_type()
+    'cpu'
+    """
+
+    _default_device_type: str | None = None
+
+    @staticmethod
+    def set_device_type(device: str = "cuda") -> None:
+        DefaultDeviceType._default_device_type = device
+
+    @staticmethod
+    def get_device_type() -> str:
+        # no accelerators here, so the default is what PyTorch picks on a CPU-only machine
+        return DefaultDeviceType._default_device_type or "cpu"
+
+
+def get_device_states(*args) -> tuple[list[int], list]:
+    """Device ids and RNG states of the accelerators ``args`` live on: none on retrograd (CPU only).
+
+    >>> import retrograd as torch
+    >>> from retrograd.utils.checkpoint import get_device_states
+    >>> get_device_states(torch.ones(2))
+    ([], [])
+    """
+    return [], []
+
+
+def set_device_states(devices, states, *, device_type: str | None = None) -> None:
+    """Restore accelerator RNG states saved by :func:`get_device_states` (nothing to do on CPU).
+
+    >>> from retrograd.utils.checkpoint import set_device_states
+    >>> set_device_states([], [])
+    """
+    devices, states = list(devices), list(states)
+    if devices or states:
+        raise RuntimeError("retrograd has no accelerator devices whose RNG state could be set")
+
+
+class GraphExecGroup:
+    """Groups backward calls so each checkpointed region recomputes at most once (PyTorch >= 2.9).
+
+    retrograd recomputes per backward call; results are the same.  Groups do not nest.
+
+    >>> from retrograd.utils.checkpoint import GraphExecGroup
+    >>> with GraphExecGroup():
+    ...     pass
+    """
+
+    _current: "GraphExecGroup | None" = None
+
+    def __enter__(self) -> "GraphExecGroup":
+        if GraphExecGroup._current is not None:
+            raise RuntimeError(f"GraphExecGroup contexts cannot be nested. Already inside group "
+                               f"{GraphExecGroup._current}")
+        GraphExecGroup._current = self
+        return self
+
+    def __exit__(self, *exc) -> None:
+        GraphExecGroup._current = None
+
+
+# ------------------------------------------------------------------ selective checkpointing
+class SelectiveCheckpointContext:
+    """What a selective-checkpoint policy function receives as its first argument.
+
+    >>> from retrograd.utils.checkpoint import SelectiveCheckpointContext
+    >>> SelectiveCheckpointContext(is_recompute=False).is_recompute
+    False
+    """
+
+    def __init__(self, *, is_recompute: bool, op_output=None) -> None:
+        self.is_recompute = is_recompute
+        self.op_output = op_output
+
+
+class CheckpointPolicy(enum.Enum):
+    """Per-op decision of selective checkpointing: save the op's output or recompute it.
+
+    >>> from retrograd.utils.checkpoint import CheckpointPolicy
+    >>> CheckpointPolicy.MUST_SAVE.value
+    0
+    """
+
+    MUST_SAVE = 0
+    PREFER_SAVE = 1
+    MUST_RECOMPUTE = 2
+    PREFER_RECOMPUTE = 3
+    MUST_CPU_OFFLOAD = 4
+    PREFER_CPU_OFFLOAD = 5
+
+
+class _SelectiveMode:
+    """One of the two contexts ``create_selective_checkpoint_contexts`` returns.
+
+    retrograd's saved-tensor hooks do not know which op saves a tensor, so the policy cannot
+    pick per op: inside these contexts checkpoint recomputes everything (the policy is kept
+    for inspection but not called).  Values and gradients are exactly those of selective
+    checkpointing; only the memory/compute trade-off differs.
+    """
+
+    def __init__(self, policy_fn: Callable, is_recompute: bool) -> None:
+        self.policy_fn = policy_fn
+        self.is_recompute = is_recompute
+
+    def __enter__(self) -> "_SelectiveMode":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def _op_list_policy(ops: list) -> Callable:
+    def policy_fn(ctx, op, *args, **kwargs):
+        return CheckpointPolicy.MUST_SAVE if op in ops else CheckpointPolicy.PREFER_RECOMPUTE
+    return policy_fn
+
+
+def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mutation: bool = False):
+    """The ``(forward, recompute)`` context pair for ``checkpoint(..., context_fn=...)``.
+
+    ``policy_fn_or_list`` is a policy ``fn(ctx, op, *args, **kwargs) -> CheckpointPolicy`` or a
+    list of ops to save (retrograd functions such as ``torch.mm``, or op names).  Known
+    difference: retrograd recomputes every op (see ``_SelectiveMode``); results match.
+
+    >>> import functools
+    >>> import retrograd as torch
+    >>> from retrograd.utils.checkpoint import checkpoint, create_selective_checkpoint_contexts
+    >>> x = torch.ones(2, 2, requires_grad=True)
+    >>> ctx_fn = functools.partial(create_selective_checkpoint_contexts, [torch.mm])
+    >>> checkpoint(lambda t: torch.mm(t, t).sin().sum(), x, use_reentrant=False, context_fn=ctx_fn).backward()
+    >>> x.grad.shape
+    retrograd.Size([2, 2])
+    """
+    if isinstance(policy_fn_or_list, list):
+        for op in policy_fn_or_list:
+            # (PyTorch wants aten OpOverloads; retrograd has none, so any op-like name is accepted)
+            if not (callable(op) or isinstance(op, str)):
+                raise ValueError(f"Expected op in `op_list` to be an OpOverload but got: {op} of type {type(op)}. ")
+        policy_fn = _op_list_policy(policy_fn_or_list)
+    elif callable(policy_fn_or_list):
+        policy_fn = policy_fn_or_list
+    else:
+        raise TypeError("policy_fn_or_list must be either a function or a list of ops.")
+    return _SelectiveMode(policy_fn, False), _SelectiveMode(policy_fn, True)

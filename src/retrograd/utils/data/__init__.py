@@ -8,11 +8,13 @@
 """
 from ._collate import default_collate, default_convert
 from .dataloader import DataLoader, WorkerInfo, get_worker_info
+from .distributed import DistributedSampler
 from .dataset import ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
+from .stack_dataset import StackDataset
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
                       WeightedRandomSampler)
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset", "Subset",
            "random_split", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler", "DataLoader", "get_worker_info", "WorkerInfo",
-           "default_collate", "default_convert"]
+           "default_collate", "default_convert", "StackDataset", "DistributedSampler"]
