@@ -38,6 +38,12 @@ def test_constants_and_reprs():
     lambda T: T.arange(3.).reshape(3, 1).expand(3, 2).clone(),  # overlapping: made contiguous
     lambda T: T.arange(24.).reshape(4, 6)[:, ::2].clone(),  # not dense: made contiguous
     lambda T: T.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).clone(),  # dense: strides kept
+    # size-1 dimensions: torch's formula strides for a fresh channels-last tensor, kept by clone()
+    lambda T: T.arange(10.).reshape(5, 2, 1, 1).clone(memory_format=T.channels_last),
+    lambda T: T.arange(10.).reshape(5, 2, 1, 1).to(memory_format=T.channels_last),
+    lambda T: T.arange(10.).reshape(5, 2, 1, 1).contiguous(memory_format=T.channels_last),  # already is
+    lambda T: T.arange(18.).reshape(2, 1, 3, 3).to(memory_format=T.channels_last).clone(),
+    lambda T: T.arange(18.).reshape(2, 1, 3, 3).to(memory_format=T.channels_last).to(memory_format=T.channels_last),
     lambda T: T.arange(120.).reshape(2, 3, 4, 5).contiguous(memory_format=T.channels_last).to(T.float64),
     lambda T: T.arange(120.).reshape(2, 3, 4, 5).contiguous(memory_format=T.channels_last) * 2,
 ])

@@ -102,8 +102,32 @@ def relaid(a: np.ndarray, fmt) -> np.ndarray:
         raise RuntimeError(f"required rank {rank} tensor to use {name} format")
     if a.transpose(perm).flags.c_contiguous:
         return a
-    inverse = tuple(np.argsort(perm))
-    return np.ascontiguousarray(a.transpose(perm)).transpose(inverse)
+    return _packed(a, perm)
+
+
+def format_strides(a: np.ndarray, fmt) -> tuple:
+    """The byte strides torch gives a fresh tensor of ``a``'s shape in ``fmt``: dense in the
+    format's dimension order, a size-1 dimension taking the stride it would have with size 1."""
+    if fmt in _PERMUTATION:
+        rank, perm = _PERMUTATION[fmt]
+        if a.ndim != rank:
+            name = "channels_last" if rank == 4 else "channels_last_3d"
+            raise RuntimeError(f"required rank {rank} tensor to use {name} format")
+    else:
+        perm = tuple(range(a.ndim))
+    strides = [0] * a.ndim
+    step = a.itemsize
+    for d in reversed(perm):
+        strides[d] = step
+        step *= max(a.shape[d], 1)
+    return tuple(strides)
+
+
+def _packed(a: np.ndarray, perm: tuple) -> np.ndarray:
+    """A fresh copy of ``a`` packed in ``perm`` order, with torch's strides (see format_strides)."""
+    packed = np.ascontiguousarray(a.transpose(perm))
+    fmt = channels_last if len(perm) == 4 else channels_last_3d
+    return np.lib.stride_tricks.as_strided(packed, a.shape, format_strides(a, fmt))
 
 
 def copied(a: np.ndarray, fmt) -> np.ndarray:
@@ -111,11 +135,20 @@ def copied(a: np.ndarray, fmt) -> np.ndarray:
     if fmt is None or fmt is preserve_format:
         # PyTorch's clone keeps the strides of a dense, non-overlapping tensor and makes
         # anything else (expanded, sliced) contiguous
-        return a.copy(order="K" if _dense(a) else "C")
+        if not _dense(a):
+            return a.copy(order="C")
+        if a.size == 0 or min(a.strides, default=1) <= 0:
+            return a.copy(order="K")
+        # the very same strides (NumPy's order="K" would renumber size-1 dimensions)
+        out = np.lib.stride_tricks.as_strided(np.empty(a.size, a.dtype), a.shape, a.strides)
+        out[...] = a
+        return out
     if fmt is contiguous_format:
         return np.array(a, order="C", copy=True)
-    out = relaid(a, fmt)
-    return out.copy(order="K") if out is a else out
+    rank, perm = _PERMUTATION[fmt]
+    if a.ndim != rank:
+        relaid(a, fmt)  # (raises torch's rank error)
+    return _packed(a, perm)
 
 
 def _dense(a: np.ndarray) -> bool:

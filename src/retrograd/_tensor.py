@@ -589,8 +589,9 @@ class Tensor:
             # (a layout change first, then the dtype cast keeps the new strides)
             _layout.check_memory_format("to", fmt)
             kwargs = {k: v for k, v in kwargs.items() if k != "memory_format"}
-            out = self.contiguous(memory_format=fmt)
-            return out.to(*args, **kwargs) if out is not self else self.to(*args, **kwargs)
+            if self._data.strides == _layout.format_strides(self._data, fmt):
+                return self.to(*args, **kwargs)  # already laid out so: no copy, as in torch
+            return self.clone(memory_format=fmt).to(*args, **kwargs)
         for a in args:
             if isinstance(a, D.dtype):
                 dtype = a
