@@ -9,6 +9,7 @@ where PyTorch's LAPACK calls do instead of raising.  The rest are composites.
 from __future__ import annotations
 
 import math
+from typing import NoReturn
 
 import numpy as np
 
@@ -307,9 +308,15 @@ def _int64():
 
 
 # ---------------------------------------------------------------- eig / eigvals
-def _complex_error(fname: str) -> RuntimeError:
-    return RuntimeError(f"{fname}: retrograd has no complex dtypes, and the eigenvalues and eigenvectors of a "
-                        "general real matrix are complex; use linalg.eigh / eigvalsh for symmetric matrices")
+def _unsupported_eig(A: Tensor, fname: str) -> NoReturn:
+    """PyTorch's argument checks for ``fname``, then the error that says why it is not supported."""
+    if A._data.ndim < 2:
+        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
+    if A._data.dtype.kind != "f":
+        raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(A)}")
+    check_matrix(A, fname)
+    raise RuntimeError(f"{fname}: retrograd has no complex dtypes, and the eigenvalues and eigenvectors of a "
+                       "general real matrix are complex; use linalg.eigh / eigvalsh for symmetric matrices")
 
 
 def eig(A: Tensor, *, out=None):
@@ -322,27 +329,15 @@ def eig(A: Tensor, *, out=None):
     ...     print(str(e)[:44])
     linalg.eig: retrograd has no complex dtypes,
     """
-    _eig_checks(A, "linalg.eig")
-    raise _complex_error("linalg.eig")
+    _unsupported_eig(A, "linalg.eig")
 
 
 def eigvals(A: Tensor, *, out=None):
-    """Not supported (complex results): raises RuntimeError after PyTorch's argument checks.
+    """Not supported, for the reason :func:`eig` gives; the argument errors are PyTorch's.
 
     >>> import retrograd as torch
-    >>> try:
-    ...     torch.linalg.eigvals(torch.eye(2))
-    ... except RuntimeError as e:
-    ...     print(str(e)[:48])
-    linalg.eigvals: retrograd has no complex dtypes,
+    >>> torch.linalg.eigvals(torch.ones(3))
+    Traceback (most recent call last):
+    RuntimeError: linalg.eigvals: The input tensor A must have at least 2 dimensions.
     """
-    _eig_checks(A, "linalg.eigvals")
-    raise _complex_error("linalg.eigvals")
-
-
-def _eig_checks(A: Tensor, fname: str) -> None:
-    if A._data.ndim < 2:
-        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
-    if A._data.dtype.kind != "f":
-        raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(A)}")
-    check_matrix(A, fname)
+    _unsupported_eig(A, "linalg.eigvals")

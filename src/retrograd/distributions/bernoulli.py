@@ -1,10 +1,4 @@
-"""Bernoulli distribution, parametrised by ``probs`` or ``logits``.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Bernoulli
->>> Bernoulli(probs=torch.tensor(0.25)).log_prob(torch.tensor(1.0))
-tensor(-1.3863)
-"""
+"""Bernoulli distribution, parametrised by ``probs`` or ``logits``."""
 from __future__ import annotations
 
 import math
@@ -16,7 +10,7 @@ from retrograd.nn.functional import binary_cross_entropy_with_logits
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import _is_number, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import _enumerate_along_batch, _held_param, _lazy_probs_logits, _probs_or_logits, broadcast_all
 
 __all__ = ["Bernoulli"]
 
@@ -37,38 +31,17 @@ class Bernoulli(ExponentialFamily):
 
     def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            is_scalar = _is_number(probs)
-            (self.probs,) = broadcast_all(probs)
-            self._param = self.probs
-        else:
-            is_scalar = _is_number(logits)
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        super().__init__(Size() if is_scalar else self._param.size(), validate_args=validate_args)
+        name, value = _probs_or_logits(probs, logits)
+        (self._param,) = broadcast_all(value)
+        setattr(self, name, self._param)
+        super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Bernoulli":
-        new = self._get_checked_instance(Bernoulli, _instance)
-        batch_shape = Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
-        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
+        new = self._expand_params(Bernoulli, batch_shape, _instance, ("probs", "logits"))
+        new._param = _held_param(new)
         return new
 
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = _lazy_probs_logits(is_binary=True)
 
     @property
     def param_shape(self) -> Size:
@@ -103,10 +76,7 @@ class Bernoulli(ExponentialFamily):
         return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
-        values = torch.arange(2, dtype=self._param.dtype).reshape((-1,) + (1,) * len(self._batch_shape))
-        if expand:
-            values = values.expand((-1,) + tuple(self._batch_shape))
-        return values
+        return _enumerate_along_batch(torch.arange(2, dtype=self._param.dtype), self._batch_shape, expand)
 
     @property
     def _natural_params(self) -> tuple[Tensor]:

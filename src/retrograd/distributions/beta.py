@@ -1,10 +1,4 @@
-"""Beta distribution on ``[0, 1]`` (a two-component Dirichlet).
-
->>> import retrograd as torch
->>> from retrograd.distributions import Beta
->>> Beta(torch.tensor(2.0), torch.tensor(2.0)).mean
-tensor(0.5000)
-"""
+"""Beta distribution on ``[0, 1]`` (a two-component Dirichlet)."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -45,11 +39,8 @@ class Beta(ExponentialFamily):
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Beta":
         new = self._get_checked_instance(Beta, _instance)
-        batch_shape = Size(batch_shape)
         new._dirichlet = self._dirichlet.expand(batch_shape)
-        super(Beta, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(Beta, new, batch_shape)
 
     @property
     def concentration1(self) -> Tensor:

@@ -1,10 +1,4 @@
-"""Binomial distribution: successes in ``total_count`` Bernoulli trials.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Binomial
->>> Binomial(10, torch.tensor(0.5)).mean
-tensor(5.)
-"""
+"""Binomial distribution: successes in ``total_count`` Bernoulli trials."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -14,7 +8,7 @@ from retrograd import Size, Tensor
 
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import _enumerate_along_batch, _held_param, _lazy_probs_logits, _probs_or_logits, broadcast_all
 
 __all__ = ["Binomial"]
 
@@ -41,43 +35,22 @@ class Binomial(Distribution):
 
     def __init__(self, total_count: Tensor | int = 1, probs: Tensor | float | None = None,
                  logits: Tensor | float | None = None, validate_args: bool | None = None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self.total_count = self.total_count.type_as(self.probs)
-            self._param = self.probs
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self.total_count = self.total_count.type_as(self.logits)
-            self._param = self.logits
+        name, value = _probs_or_logits(probs, logits)
+        total_count, self._param = broadcast_all(total_count, value)
+        self.total_count = total_count.type_as(self._param)
+        setattr(self, name, self._param)
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Binomial":
-        new = self._get_checked_instance(Binomial, _instance)
-        batch_shape = Size(batch_shape)
-        new.total_count = self.total_count.expand(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
-        super(Binomial, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
+        new = self._expand_params(Binomial, batch_shape, _instance, ("total_count", "probs", "logits"))
+        new._param = _held_param(new)
         return new
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self) -> constraints.Constraint:
         return constraints.integer_interval(0, self.total_count)
 
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = _lazy_probs_logits(is_binary=True)
 
     @property
     def param_shape(self) -> Size:
@@ -135,7 +108,4 @@ class Binomial(Distribution):
         n = int(self.total_count.max())
         if not self.total_count.min() == n:
             raise NotImplementedError("Inhomogeneous total count not supported by `enumerate_support`.")
-        values = torch.arange(1 + n, dtype=self._param.dtype).reshape((-1,) + (1,) * len(self._batch_shape))
-        if expand:
-            values = values.expand((-1,) + tuple(self._batch_shape))
-        return values
+        return _enumerate_along_batch(torch.arange(1 + n, dtype=self._param.dtype), self._batch_shape, expand)

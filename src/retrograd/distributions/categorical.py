@@ -1,10 +1,4 @@
-"""Categorical distribution over ``{0, ..., K-1}``, parametrised by ``probs`` or ``logits``.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Categorical
->>> Categorical(probs=torch.tensor([1.0, 3.0])).probs
-tensor([0.2500, 0.7500])
-"""
+"""Categorical distribution over ``{0, ..., K-1}``, parametrised by ``probs`` or ``logits``."""
 from __future__ import annotations
 
 import math
@@ -15,7 +9,7 @@ from retrograd import Size, Tensor
 
 from . import constraints
 from .distribution import Distribution
-from .utils import lazy_property, logits_to_probs, probs_to_logits
+from .utils import _enumerate_along_batch, _held_param, _lazy_probs_logits, _probs_or_logits
 
 __all__ = ["Categorical"]
 
@@ -45,46 +39,29 @@ class Categorical(Distribution):
 
     def __init__(self, probs: Tensor | None = None, logits: Tensor | None = None,
                  validate_args: bool | None = None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            _check_param("probs", probs)
-            self.probs = probs / probs.sum(-1, keepdim=True)
-            self._param = self.probs
+        name, value = _probs_or_logits(probs, logits)
+        _check_param(name, value)
+        # Normalised: probs to sum to one, logits to log-probs.
+        if name == "probs":
+            self._param = value / value.sum(-1, keepdim=True)
         else:
-            _check_param("logits", logits)
-            self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)
-            self._param = self.logits
+            self._param = value - value.logsumexp(dim=-1, keepdim=True)
+        setattr(self, name, self._param)
         self._num_events = self._param.size()[-1]
         batch_shape = self._param.size()[:-1] if self._param.dim() > 1 else Size()
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Categorical":
-        new = self._get_checked_instance(Categorical, _instance)
-        batch_shape = Size(batch_shape)
-        param_shape = batch_shape + (self._num_events,)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(param_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(param_shape)
-            new._param = new.logits
+        new = self._expand_params(Categorical, batch_shape, _instance, ("probs", "logits"), (self._num_events,))
+        new._param = _held_param(new)
         new._num_events = self._num_events
-        super(Categorical, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self) -> constraints.Constraint:
         return constraints.integer_interval(0, self._num_events - 1)
 
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits)
+    logits, probs = _lazy_probs_logits(is_binary=False)
 
     @property
     def param_shape(self) -> Size:
@@ -122,7 +99,4 @@ class Categorical(Distribution):
         return -(logits * self.probs).sum(-1)
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
-        values = torch.arange(self._num_events, dtype=torch.long).reshape((-1,) + (1,) * len(self._batch_shape))
-        if expand:
-            values = values.expand((-1,) + tuple(self._batch_shape))
-        return values
+        return _enumerate_along_batch(torch.arange(self._num_events, dtype=torch.long), self._batch_shape, expand)

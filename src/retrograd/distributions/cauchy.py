@@ -1,10 +1,4 @@
-"""Cauchy (Lorentz) distribution.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Cauchy
->>> Cauchy(0.0, 1.0).cdf(torch.tensor(1.0))
-tensor(0.7500)
-"""
+"""Cauchy (Lorentz) distribution."""
 from __future__ import annotations
 
 import math
@@ -15,7 +9,7 @@ from retrograd import Size, Tensor
 
 from . import constraints
 from .distribution import Distribution
-from .utils import _is_number, broadcast_all
+from .utils import broadcast_all
 
 __all__ = ["Cauchy"]
 
@@ -35,17 +29,10 @@ class Cauchy(Distribution):
 
     def __init__(self, loc: Tensor | float, scale: Tensor | float, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        batch_shape = Size() if _is_number(loc) and _is_number(scale) else self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self.loc.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Cauchy":
-        new = self._get_checked_instance(Cauchy, _instance)
-        batch_shape = Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Cauchy, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Cauchy, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def mean(self) -> Tensor:

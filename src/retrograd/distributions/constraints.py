@@ -296,21 +296,28 @@ class _PositiveDefinite(_Symmetric):
         return torch.linalg.eigvalsh(value.detach()).gt(0).all(-1)
 
 
-class _Cat(Constraint):
-    """Apply constraints to consecutive slices along ``dim`` (compatible with ``torch.cat``)."""
+class _ConstraintSeq(Constraint):
+    """What ``cat`` and ``stack`` share: a list of constraints applied to slices along ``dim``."""
 
-    def __init__(self, cseq, dim: int = 0, lengths=None) -> None:
+    def __init__(self, cseq, dim: int = 0) -> None:
         if not all(isinstance(c, Constraint) for c in cseq):
             raise AssertionError("All elements of cseq must be Constraint instances")
         self.cseq = list(cseq)
-        self.lengths = list(lengths) if lengths is not None else [1] * len(self.cseq)
-        if len(self.lengths) != len(self.cseq):
-            raise AssertionError(f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})")
         self.dim = dim
 
     @property
     def is_discrete(self) -> bool:  # type: ignore[override]
         return any(c.is_discrete for c in self.cseq)
+
+
+class _Cat(_ConstraintSeq):
+    """Apply constraints to consecutive slices along ``dim`` (compatible with ``torch.cat``)."""
+
+    def __init__(self, cseq, dim: int = 0, lengths=None) -> None:
+        super().__init__(cseq, dim)
+        self.lengths = list(lengths) if lengths is not None else [1] * len(self.cseq)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})")
 
     @property
     def event_dim(self) -> int:  # type: ignore[override]
@@ -324,18 +331,8 @@ class _Cat(Constraint):
         return torch.cat(checks, self.dim)
 
 
-class _Stack(Constraint):
+class _Stack(_ConstraintSeq):
     """Apply constraints to the slices along ``dim`` (compatible with ``torch.stack``)."""
-
-    def __init__(self, cseq, dim: int = 0) -> None:
-        if not all(isinstance(c, Constraint) for c in cseq):
-            raise AssertionError("All elements of cseq must be Constraint instances")
-        self.cseq = list(cseq)
-        self.dim = dim
-
-    @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
-        return any(c.is_discrete for c in self.cseq)
 
     @property
     def event_dim(self) -> int:  # type: ignore[override]

@@ -1,10 +1,4 @@
-"""Dirichlet distribution over the probability simplex.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Dirichlet
->>> Dirichlet(torch.tensor([1.0, 3.0])).mean
-tensor([0.2500, 0.7500])
-"""
+"""Dirichlet distribution over the probability simplex."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -44,12 +38,7 @@ class Dirichlet(ExponentialFamily):
         super().__init__(concentration.shape[:-1], concentration.shape[-1:], validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Dirichlet":
-        new = self._get_checked_instance(Dirichlet, _instance)
-        batch_shape = Size(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape + self.event_shape)
-        super(Dirichlet, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Dirichlet, batch_shape, _instance, ("concentration",), self.event_shape)
 
     def rsample(self, sample_shape: Sequence[int] = Size()) -> Tensor:
         shape = self._extended_shape(sample_shape)

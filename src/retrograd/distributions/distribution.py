@@ -204,6 +204,30 @@ class Distribution:
                                       "a custom __init__ method must also define a custom .expand() method.")
         return self.__new__(type(self)) if _instance is None else _instance
 
+    def _expand_params(self, cls: type, batch_shape: Sequence[int], _instance: Any,
+                       names: Sequence[str], param_tail: Sequence[int] = ()) -> Any:
+        """The usual ``expand`` body: a ``cls`` (or ``_instance``) whose tensor parameters ``names``
+        are this one's, expanded (not copied) to ``batch_shape + param_tail``.
+
+        A lazy parameter not computed yet (``probs`` of a Bernoulli built from logits) stays lazy.
+        """
+        new = self._get_checked_instance(cls, _instance)
+        shape = Size(batch_shape) + tuple(param_tail)
+        for name in names:
+            if name in self.__dict__ or not isinstance(getattr(type(self), name, None), lazy_property):
+                setattr(new, name, getattr(self, name).expand(shape))
+        return self._finish_expand(cls, new, batch_shape)
+
+    def _finish_expand(self, cls: type, new: Any, batch_shape: Sequence[int]) -> Any:
+        """Initialise the expanded ``new`` as the base of ``cls`` does, keeping this event shape.
+
+        No validation: the parameters were checked when this instance was built; ``new`` keeps
+        this instance's ``validate_args`` for its samples.
+        """
+        super(cls, new).__init__(Size(batch_shape), self._event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     def __repr__(self) -> str:
         # Scalar parameters print their value, others their size, as torch does.
         parts = []

@@ -1,10 +1,4 @@
-"""Gamma distribution (shape ``concentration``, inverse scale ``rate``) and Chi2.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Gamma
->>> Gamma(torch.tensor(2.0), torch.tensor(4.0)).mean
-tensor(0.5000)
-"""
+"""Gamma distribution (shape ``concentration``, inverse scale ``rate``) and Chi2."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -41,17 +35,10 @@ class Gamma(ExponentialFamily):
     def __init__(self, concentration: Tensor | float, rate: Tensor | float,
                  validate_args: bool | None = None) -> None:
         self.concentration, self.rate = broadcast_all(concentration, rate)
-        scalar = _is_number(concentration) and _is_number(rate)
-        super().__init__(Size() if scalar else self.concentration.size(), validate_args=validate_args)
+        super().__init__(self.concentration.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Gamma":
-        new = self._get_checked_instance(Gamma, _instance)
-        batch_shape = Size(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        super(Gamma, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Gamma, batch_shape, _instance, ("concentration", "rate"))
 
     @property
     def mean(self) -> Tensor:

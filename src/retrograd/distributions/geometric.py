@@ -1,10 +1,4 @@
-"""Geometric distribution: number of failures before the first success.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Geometric
->>> Geometric(probs=torch.tensor(0.5)).mean
-tensor(1.)
-"""
+"""Geometric distribution: number of failures before the first success."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -15,7 +9,7 @@ from retrograd.nn.functional import binary_cross_entropy_with_logits
 
 from . import constraints
 from .distribution import Distribution
-from .utils import _is_number, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import _lazy_probs_logits, _probs_or_logits, broadcast_all
 
 __all__ = ["Geometric"]
 
@@ -34,15 +28,11 @@ class Geometric(Distribution):
 
     def __init__(self, probs: Tensor | float | None = None, logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-        else:
-            (self.logits,) = broadcast_all(logits)
-        given = probs if probs is not None else logits
-        super().__init__(Size() if _is_number(given) else given.size(), validate_args=validate_args)
-        if self._validate_args and probs is not None:
+        name, value = _probs_or_logits(probs, logits)
+        (param,) = broadcast_all(value)
+        setattr(self, name, param)
+        super().__init__(param.size(), validate_args=validate_args)
+        if self._validate_args and name == "probs":
             # p = 0 passes unit_interval but makes no distribution; torch rejects it separately.
             valid = self.probs > 0
             if not bool(valid.all()):
@@ -52,23 +42,9 @@ class Geometric(Distribution):
                                  f"but found invalid values:\n{bad}")
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Geometric":
-        new = self._get_checked_instance(Geometric, _instance)
-        batch_shape = Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-        super(Geometric, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Geometric, batch_shape, _instance, ("probs", "logits"))
 
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = _lazy_probs_logits(is_binary=True)
 
     @property
     def mean(self) -> Tensor:

@@ -130,6 +130,18 @@ def _set_inf(t: Tensor, mask: Tensor) -> Tensor:
     return torch.where(mask, torch.full_like(t, math.inf), t)
 
 
+def _register_kl_infinity(type_p: type, param: str, *types_q: type) -> Callable:
+    """Register ``KL(p || q) = inf`` (shaped like ``p.<param>``) for each q type: p puts mass
+    where these q have none. One function serves all of a p type's pairs, as in torch."""
+    def kl(p: Distribution, q: Distribution) -> Tensor:
+        return _infinite_like(getattr(p, param))
+
+    kl.__name__ = kl.__qualname__ = f"_kl_{type_p.__name__.lower()}_infinity"
+    for type_q in types_q:
+        register_kl(type_p, type_q)(kl)
+    return kl
+
+
 def _x_log_x(t: Tensor) -> Tensor:
     return torch.xlogy(t, t)
 
@@ -330,10 +342,7 @@ def _kl_beta_uniform(p, q):
     return _set_inf(result, (q.low > p.support.lower_bound) | (q.high < p.support.upper_bound))
 
 
-@register_kl(Exponential, Beta)
-@register_kl(Exponential, Uniform)
-def _kl_exponential_infinity(p, q):
-    return _infinite_like(p.rate)
+_kl_exponential_infinity = _register_kl_infinity(Exponential, "rate", Uniform, Beta)
 
 
 @register_kl(Exponential, Gamma)
@@ -351,10 +360,7 @@ def _kl_exponential_normal(p, q):
     return t1 - 1 + (rate_sqr.reciprocal() - q.loc / p.rate + q.loc.pow(2) * 0.5) / var_normal
 
 
-@register_kl(Gamma, Beta)
-@register_kl(Gamma, Uniform)
-def _kl_gamma_infinity(p, q):
-    return _infinite_like(p.concentration)
+_kl_gamma_infinity = _register_kl_infinity(Gamma, "concentration", Uniform, Beta)
 
 
 @register_kl(Gamma, Exponential)
@@ -374,12 +380,7 @@ def _kl_gamma_normal(p, q):
     return t1 + (a - 1) * a.digamma() + (t2 - t3 + t4) / var_normal
 
 
-@register_kl(Laplace, Beta)
-@register_kl(Laplace, Exponential)
-@register_kl(Laplace, Gamma)
-@register_kl(Laplace, Uniform)
-def _kl_laplace_infinity(p, q):
-    return _infinite_like(p.loc)
+_kl_laplace_infinity = _register_kl_infinity(Laplace, "loc", Uniform, Gamma, Exponential, Beta)
 
 
 @register_kl(Laplace, Normal)
@@ -393,12 +394,7 @@ def _kl_laplace_normal(p, q):
     return -t1 + ratio + (t2 - t3 + t4) / var_normal - 1
 
 
-@register_kl(Normal, Beta)
-@register_kl(Normal, Exponential)
-@register_kl(Normal, Gamma)
-@register_kl(Normal, Uniform)
-def _kl_normal_infinity(p, q):
-    return _infinite_like(p.loc)
+_kl_normal_infinity = _register_kl_infinity(Normal, "loc", Uniform, Gamma, Exponential, Beta)
 
 
 @register_kl(Normal, Laplace)
@@ -411,10 +407,7 @@ def _kl_normal_laplace(p, q):
     return -torch.log(scale_ratio) + (t2 + t3) / q.scale - 0.5 * (1 + math.log(0.5 * math.pi))
 
 
-@register_kl(Poisson, Bernoulli)
-@register_kl(Poisson, Binomial)
-def _kl_poisson_infinity(p, q):
-    return _infinite_like(p.rate)
+_kl_poisson_infinity = _register_kl_infinity(Poisson, "rate", Binomial, Bernoulli)
 
 
 @register_kl(Uniform, Beta)

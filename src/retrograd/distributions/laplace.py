@@ -1,10 +1,4 @@
-"""Laplace (double exponential) distribution.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Laplace
->>> Laplace(0.0, 1.0).variance
-tensor(2.)
-"""
+"""Laplace (double exponential) distribution."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -14,7 +8,7 @@ from retrograd import Size, Tensor
 
 from . import constraints
 from .distribution import Distribution
-from .utils import _is_number, broadcast_all
+from .utils import broadcast_all
 
 __all__ = ["Laplace"]
 
@@ -34,17 +28,10 @@ class Laplace(Distribution):
 
     def __init__(self, loc: Tensor | float, scale: Tensor | float, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        batch_shape = Size() if _is_number(loc) and _is_number(scale) else self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self.loc.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Laplace":
-        new = self._get_checked_instance(Laplace, _instance)
-        batch_shape = Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Laplace, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Laplace, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def mean(self) -> Tensor:

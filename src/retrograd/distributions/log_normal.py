@@ -1,10 +1,4 @@
-"""Log-normal distribution: ``exp(X)`` with ``X ~ Normal(loc, scale)``.
-
->>> import retrograd as torch
->>> from retrograd.distributions import LogNormal
->>> LogNormal(torch.tensor(0.0), torch.tensor(1.0)).log_prob(torch.tensor(1.0))
-tensor(-0.9189)
-"""
+"""Log-normal distribution: ``exp(X)`` with ``X ~ Normal(loc, scale)``."""
 from __future__ import annotations
 
 from typing import Sequence

@@ -1,10 +1,4 @@
-"""Multivariate normal distribution (covariance, precision or Cholesky factor).
-
->>> import retrograd as torch
->>> from retrograd.distributions import MultivariateNormal
->>> MultivariateNormal(torch.zeros(2), torch.eye(2)).log_prob(torch.zeros(2))
-tensor(-1.8379)
-"""
+"""Multivariate normal distribution (covariance, precision or Cholesky factor)."""
 from __future__ import annotations
 
 import math
@@ -93,16 +87,12 @@ class MultivariateNormal(Distribution):
             self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "MultivariateNormal":
-        new = self._get_checked_instance(MultivariateNormal, _instance)
-        batch_shape = Size(batch_shape)
-        cov_shape = batch_shape + self.event_shape + self.event_shape
-        new.loc = self.loc.expand(batch_shape + self.event_shape)
+        new = self._expand_params(MultivariateNormal, batch_shape, _instance, ("loc",), self.event_shape)
         new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
+        # Only the matrices this instance holds (the one given, or lazily computed ones) go along.
         for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
             if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(cov_shape))
-        super(MultivariateNormal, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
+                setattr(new, name, self.__dict__[name].expand(new._matrix_shape()))
         return new
 
     def _matrix_shape(self) -> Size:

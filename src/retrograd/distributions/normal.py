@@ -1,10 +1,4 @@
-"""Normal (Gaussian) distribution.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Normal
->>> Normal(torch.tensor(0.0), torch.tensor(1.0)).log_prob(torch.tensor(0.0))
-tensor(-0.9189)
-"""
+"""Normal (Gaussian) distribution."""
 from __future__ import annotations
 
 import math
@@ -15,7 +9,7 @@ from retrograd import Size, Tensor
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import _is_number, _standard_normal, broadcast_all
+from .utils import _standard_normal, broadcast_all
 
 __all__ = ["Normal"]
 
@@ -37,17 +31,10 @@ class Normal(ExponentialFamily):
 
     def __init__(self, loc: Tensor | float, scale: Tensor | float, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        batch_shape = Size() if _is_number(loc) and _is_number(scale) else self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self.loc.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Normal":
-        new = self._get_checked_instance(Normal, _instance)
-        batch_shape = Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Normal, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Normal, batch_shape, _instance, ("loc", "scale"))
 
     @property
     def mean(self) -> Tensor:

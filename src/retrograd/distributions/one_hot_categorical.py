@@ -1,10 +1,4 @@
-"""One-hot categorical distribution: samples are one-hot vectors of length K.
-
->>> import retrograd as torch
->>> from retrograd.distributions import OneHotCategorical
->>> OneHotCategorical(probs=torch.tensor([0.0, 1.0])).sample()
-tensor([0., 1.])
-"""
+"""One-hot categorical distribution: samples are one-hot vectors of length K."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -15,6 +9,7 @@ from retrograd import Size, Tensor
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution
+from .utils import _enumerate_along_batch
 
 __all__ = ["OneHotCategorical"]
 
@@ -42,11 +37,8 @@ class OneHotCategorical(Distribution):
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "OneHotCategorical":
         new = self._get_checked_instance(OneHotCategorical, _instance)
-        batch_shape = Size(batch_shape)
         new._categorical = self._categorical.expand(batch_shape)
-        super(OneHotCategorical, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(OneHotCategorical, new, batch_shape)
 
     @property
     def _param(self) -> Tensor:
@@ -94,8 +86,4 @@ class OneHotCategorical(Distribution):
         return self._categorical.entropy()
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
-        n = self.event_shape[0]
-        values = torch.eye(n, dtype=self._param.dtype).reshape((n,) + (1,) * len(self.batch_shape) + (n,))
-        if expand:
-            values = values.expand((n,) + tuple(self.batch_shape) + (n,))
-        return values
+        return _enumerate_along_batch(torch.eye(self.event_shape[0], dtype=self._param.dtype), self.batch_shape, expand)

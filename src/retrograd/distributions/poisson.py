@@ -1,10 +1,4 @@
-"""Poisson distribution with rate ``rate``.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Poisson
->>> Poisson(torch.tensor(2.0)).log_prob(torch.tensor(0.0))
-tensor(-2.)
-"""
+"""Poisson distribution with rate ``rate``."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -14,7 +8,7 @@ from retrograd import Size, Tensor
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import _is_number, broadcast_all
+from .utils import broadcast_all
 
 __all__ = ["Poisson"]
 
@@ -33,15 +27,10 @@ class Poisson(ExponentialFamily):
 
     def __init__(self, rate: Tensor | float, validate_args: bool | None = None) -> None:
         (self.rate,) = broadcast_all(rate)
-        super().__init__(Size() if _is_number(rate) else self.rate.size(), validate_args=validate_args)
+        super().__init__(self.rate.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Poisson":
-        new = self._get_checked_instance(Poisson, _instance)
-        batch_shape = Size(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        super(Poisson, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Poisson, batch_shape, _instance, ("rate",))
 
     @property
     def mean(self) -> Tensor:

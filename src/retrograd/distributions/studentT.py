@@ -1,10 +1,4 @@
-"""Student's t distribution.
-
->>> import retrograd as torch
->>> from retrograd.distributions import StudentT
->>> StudentT(torch.tensor(3.0)).variance
-tensor(3.)
-"""
+"""Student's t distribution."""
 from __future__ import annotations
 
 import math
@@ -41,14 +35,8 @@ class StudentT(Distribution):
         super().__init__(self.df.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "StudentT":
-        new = self._get_checked_instance(StudentT, _instance)
-        batch_shape = Size(batch_shape)
-        new.df = self.df.expand(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
+        new = self._expand_params(StudentT, batch_shape, _instance, ("df", "loc", "scale"))
         new._chi2 = self._chi2.expand(batch_shape)
-        super(StudentT, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     @property

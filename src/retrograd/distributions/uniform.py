@@ -1,10 +1,4 @@
-"""Continuous uniform distribution on ``[low, high)``.
-
->>> import retrograd as torch
->>> from retrograd.distributions import Uniform
->>> Uniform(torch.tensor(0.0), torch.tensor(4.0)).entropy()
-tensor(1.3863)
-"""
+"""Continuous uniform distribution on ``[low, high)``."""
 from __future__ import annotations
 
 import math
@@ -15,7 +9,7 @@ from retrograd import Size, Tensor
 
 from . import constraints
 from .distribution import Distribution
-from .utils import _is_number, broadcast_all
+from .utils import broadcast_all
 
 __all__ = ["Uniform"]
 
@@ -33,21 +27,14 @@ class Uniform(Distribution):
 
     def __init__(self, low: Tensor | float, high: Tensor | float, validate_args: bool | None = None) -> None:
         self.low, self.high = broadcast_all(low, high)
-        batch_shape = Size() if _is_number(low) and _is_number(high) else self.low.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self.low.size(), validate_args=validate_args)
 
     @property
     def arg_constraints(self) -> dict:
         return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     def expand(self, batch_shape: Sequence[int], _instance=None) -> "Uniform":
-        new = self._get_checked_instance(Uniform, _instance)
-        batch_shape = Size(batch_shape)
-        new.low = self.low.expand(batch_shape)
-        new.high = self.high.expand(batch_shape)
-        super(Uniform, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Uniform, batch_shape, _instance, ("low", "high"))
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self) -> constraints.Constraint:

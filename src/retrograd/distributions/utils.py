@@ -8,7 +8,7 @@ tensor([0.])
 from __future__ import annotations
 
 from functools import update_wrapper
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import retrograd as torch
 from retrograd import Tensor
@@ -95,6 +95,42 @@ def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
     if is_binary:
         return torch.log(p) - torch.log1p(-p)
     return torch.log(p)
+
+
+def _probs_or_logits(probs: Any, logits: Any) -> tuple[str, Any]:
+    """Which of ``probs`` / ``logits`` a probs-or-logits family was given, and its value."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    return ("probs", probs) if probs is not None else ("logits", logits)
+
+
+def _held_param(dist: Any) -> Tensor:
+    """The probs-or-logits tensor ``dist`` holds: logits when it holds both (torch's ``expand`` picks so)."""
+    return dist.__dict__.get("logits", dist.__dict__.get("probs"))
+
+
+def _lazy_probs_logits(is_binary: bool) -> tuple[lazy_property, lazy_property]:
+    """The ``logits`` and ``probs`` attributes of a probs-or-logits family: the one given is set
+    on the instance, the other is derived from it on first access (``is_binary``: log-odds and
+    sigmoid, else log-probs and softmax over the last dim)."""
+
+    def logits(self) -> Tensor:
+        return probs_to_logits(self.probs, is_binary=is_binary)
+
+    def probs(self) -> Tensor:
+        return logits_to_probs(self.logits, is_binary=is_binary)
+
+    return lazy_property(logits), lazy_property(probs)
+
+
+def _enumerate_along_batch(values: Tensor, batch_shape: Sequence[int], expand: bool) -> Tensor:
+    """``enumerate_support``'s layout: the values along dim 0, then the batch dims (size 1, or
+    expanded to ``batch_shape`` without copying), then each value's own (event) dims."""
+    event = tuple(values.shape[1:])
+    values = values.reshape((-1,) + (1,) * len(batch_shape) + event)
+    if expand:
+        values = values.expand((-1,) + tuple(batch_shape) + event)
+    return values
 
 
 class lazy_property:

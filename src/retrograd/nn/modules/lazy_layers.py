@@ -34,11 +34,10 @@ class LazyLinear(LazyModuleMixin, Linear):
     """A :class:`Linear` whose ``in_features`` is ``input.shape[-1]`` of the first input.
 
     >>> import retrograd as torch
-    >>> m = torch.nn.modules.lazy_layers.LazyLinear(3)
-    >>> m
-    LazyLinear(in_features=0, out_features=3, bias=True)
-    >>> m(torch.ones(2, 5)).shape
-    retrograd.Size([2, 3])
+    >>> m = torch.nn.modules.lazy_layers.LazyLinear(3, bias=False)
+    >>> _ = m(torch.ones(2, 5))
+    >>> m.in_features, m.weight.shape
+    (5, retrograd.Size([3, 5]))
     """
 
     cls_to_become = Linear
@@ -74,7 +73,7 @@ class LazyLinear(LazyModuleMixin, Linear):
 
 # ----------------------------------------------------------------------------------------- Conv
 class _LazyConvXdMixin(LazyModuleMixin):
-    _nd = 2
+    # _nd (spatial dims) comes from the plain ConvNd / ConvTransposeNd class mixed in after this.
 
     def reset_parameters(self) -> None:
         if not self.has_uninitialized_params() and self.in_channels != 0:
@@ -115,7 +114,27 @@ def _lazy_conv_params(self, out_channels: int, bias: bool, device, dtype) -> Non
         self.bias = UninitializedParameter(device=device, dtype=dtype)
 
 
-class LazyConv1d(_LazyConvXdMixin, Conv1d):
+class _LazyConv(_LazyConvXdMixin):
+    """The constructor of LazyConv1d/2d/3d: Conv*d's arguments less ``in_channels``."""
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
+                 bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device=device,
+                         dtype=dtype)
+        _lazy_conv_params(self, out_channels, bias, device, dtype)
+
+
+class _LazyConvTranspose(_LazyConvXdMixin):
+    """The constructor of LazyConvTranspose1d/2d/3d: ConvTranspose*d's arguments less ``in_channels``."""
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
+                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
+                         device=device, dtype=dtype)
+        _lazy_conv_params(self, out_channels, bias, device, dtype)
+
+
+class LazyConv1d(_LazyConv, Conv1d):
     """A :class:`Conv1d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
@@ -124,16 +143,9 @@ class LazyConv1d(_LazyConvXdMixin, Conv1d):
     """
 
     cls_to_become = Conv1d
-    _nd = 1
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
-                 bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device=device,
-                         dtype=dtype)
-        _lazy_conv_params(self, out_channels, bias, device, dtype)
 
 
-class LazyConv2d(_LazyConvXdMixin, Conv2d):
+class LazyConv2d(_LazyConv, Conv2d):
     """A :class:`Conv2d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
@@ -142,16 +154,9 @@ class LazyConv2d(_LazyConvXdMixin, Conv2d):
     """
 
     cls_to_become = Conv2d
-    _nd = 2
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
-                 bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device=device,
-                         dtype=dtype)
-        _lazy_conv_params(self, out_channels, bias, device, dtype)
 
 
-class LazyConv3d(_LazyConvXdMixin, Conv3d):
+class LazyConv3d(_LazyConv, Conv3d):
     """A :class:`Conv3d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
@@ -160,16 +165,9 @@ class LazyConv3d(_LazyConvXdMixin, Conv3d):
     """
 
     cls_to_become = Conv3d
-    _nd = 3
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
-                 bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device=device,
-                         dtype=dtype)
-        _lazy_conv_params(self, out_channels, bias, device, dtype)
 
 
-class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
+class LazyConvTranspose1d(_LazyConvTranspose, ConvTranspose1d):
     """A :class:`ConvTranspose1d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
@@ -178,16 +176,9 @@ class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
     """
 
     cls_to_become = ConvTranspose1d
-    _nd = 1
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
-                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
-                         device=device, dtype=dtype)
-        _lazy_conv_params(self, out_channels, bias, device, dtype)
 
 
-class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
+class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
     """A :class:`ConvTranspose2d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
@@ -196,16 +187,9 @@ class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
     """
 
     cls_to_become = ConvTranspose2d
-    _nd = 2
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
-                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
-                         device=device, dtype=dtype)
-        _lazy_conv_params(self, out_channels, bias, device, dtype)
 
 
-class LazyConvTranspose3d(_LazyConvXdMixin, ConvTranspose3d):
+class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
     """A :class:`ConvTranspose3d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
@@ -214,13 +198,6 @@ class LazyConvTranspose3d(_LazyConvXdMixin, ConvTranspose3d):
     """
 
     cls_to_become = ConvTranspose3d
-    _nd = 3
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
-                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
-                         device=device, dtype=dtype)
-        _lazy_conv_params(self, out_channels, bias, device, dtype)
 
 
 # ----------------------------------------------------------------------------------------- norms
@@ -245,6 +222,10 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
     def reset_parameters(self) -> None:
         if not self.has_uninitialized_params() and self.num_features != 0:
             super().reset_parameters()
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        # the input check of the class this becomes (ahead of _BatchNorm's / _InstanceNorm's own)
+        self.cls_to_become._check_input_dim(self, input)
 
     def initialize_parameters(self, input: Tensor) -> None:
         """Materialize the affine parameters and running statistics with ``input.shape[1]`` features."""
@@ -272,26 +253,17 @@ class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
 
     cls_to_become = BatchNorm1d
 
-    def _check_input_dim(self, input: Tensor) -> None:
-        BatchNorm1d._check_input_dim(self, input)
-
 
 class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
     """A :class:`BatchNorm2d` whose ``num_features`` comes from the first input."""
 
     cls_to_become = BatchNorm2d
 
-    def _check_input_dim(self, input: Tensor) -> None:
-        BatchNorm2d._check_input_dim(self, input)
-
 
 class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
     """A :class:`BatchNorm3d` whose ``num_features`` comes from the first input."""
 
     cls_to_become = BatchNorm3d
-
-    def _check_input_dim(self, input: Tensor) -> None:
-        BatchNorm3d._check_input_dim(self, input)
 
 
 class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):

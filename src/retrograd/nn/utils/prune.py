@@ -252,7 +252,28 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
+class _Unstructured(BasePruningMethod):
+    """What the unstructured methods share: prune ``amount`` (int count or float fraction) of the
+    entries, those that ``_indices_to_prune`` picks (flat indices into ``t``)."""
+
+    PRUNING_TYPE = "unstructured"
+
+    def __init__(self, amount: int | float) -> None:
+        _validate_pruning_amount_init(amount)
+        self.amount = amount
+
+    def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
+        nparams_toprune = _nparams_to_prune(self.amount, t.nelement())
+        if nparams_toprune == 0:
+            return default_mask.clone()
+        return _zero_flat(default_mask, self._indices_to_prune(t, nparams_toprune))
+
+    @abstractmethod
+    def _indices_to_prune(self, t: Tensor, k: int) -> np.ndarray:
+        """Flat indices of the ``k`` entries of ``t`` to prune."""
+
+
+class RandomUnstructured(_Unstructured):
     """Prunes ``amount`` (int count or float fraction) of the unpruned entries, chosen at random.
 
     >>> import retrograd as torch
@@ -261,27 +282,15 @@ class RandomUnstructured(BasePruningMethod):
     7
     """
 
-    PRUNING_TYPE = "unstructured"
-
-    def __init__(self, amount: int | float) -> None:
-        _validate_pruning_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        tensor_size = t.nelement()
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_pruning_amount(nparams_toprune, tensor_size)
-        if nparams_toprune == 0:
-            return default_mask.clone()
-        prob = rand_like(t)
-        return _zero_flat(default_mask, topk_indices(prob._data, nparams_toprune, largest=True))
+    def _indices_to_prune(self, t: Tensor, k: int) -> np.ndarray:
+        return topk_indices(rand_like(t)._data, k, largest=True)
 
     @classmethod
     def apply(cls, module, name: str, amount: int | float):  # type: ignore[override]
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_Unstructured):
     """Prunes ``amount`` of the unpruned entries with the smallest absolute value (torch's choice on ties).
 
     >>> import retrograd as torch
@@ -290,19 +299,8 @@ class L1Unstructured(BasePruningMethod):
     tensor([1., 0., 1., 0.])
     """
 
-    PRUNING_TYPE = "unstructured"
-
-    def __init__(self, amount: int | float) -> None:
-        _validate_pruning_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        tensor_size = t.nelement()
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_pruning_amount(nparams_toprune, tensor_size)
-        if nparams_toprune == 0:
-            return default_mask.clone()
-        return _zero_flat(default_mask, topk_indices(np.abs(t._data), nparams_toprune, largest=False))
+    def _indices_to_prune(self, t: Tensor, k: int) -> np.ndarray:
+        return topk_indices(np.abs(t._data), k, largest=False)
 
     @classmethod
     def apply(cls, module, name: str, amount: int | float,  # type: ignore[override]
@@ -337,11 +335,8 @@ class RandomStructured(BasePruningMethod):
         self.dim = dim
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        _validate_structured_pruning(t)
-        _validate_pruning_dim(t, self.dim)
-        tensor_size = t.shape[self.dim]
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_pruning_amount(nparams_toprune, tensor_size)
+        tensor_size = _channel_count(t, self.dim)
+        nparams_toprune = _nparams_to_prune(self.amount, tensor_size)
         if nparams_toprune == 0:
             return default_mask
         prob = rand(tensor_size)
@@ -375,12 +370,9 @@ class LnStructured(BasePruningMethod):
         self.dim = dim
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        _validate_structured_pruning(t)
-        _validate_pruning_dim(t, self.dim)
-        tensor_size = t.shape[self.dim]
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
+        tensor_size = _channel_count(t, self.dim)
+        nparams_toprune = _nparams_to_prune(self.amount, tensor_size)
         nparams_tokeep = tensor_size - nparams_toprune
-        _validate_pruning_amount(nparams_toprune, tensor_size)
         norm = _compute_norm(t, self.n, self.dim)
         if nparams_toprune == 0:
             return default_mask
@@ -600,6 +592,20 @@ def _compute_nparams_toprune(amount, tensor_size: int) -> int:
 def _validate_pruning_dim(t: Tensor, dim: int) -> None:
     if dim >= t.dim():
         raise IndexError(f"Invalid index {dim} for tensor of size {t.shape}")
+
+
+def _nparams_to_prune(amount, tensor_size: int) -> int:
+    """How many of ``tensor_size`` entries (or channels) ``amount`` prunes, checked against the size."""
+    nparams_toprune = _compute_nparams_toprune(amount, tensor_size)
+    _validate_pruning_amount(nparams_toprune, tensor_size)
+    return nparams_toprune
+
+
+def _channel_count(t: Tensor, dim: int) -> int:
+    """The number of channels along ``dim`` that structured pruning chooses from (checked)."""
+    _validate_structured_pruning(t)
+    _validate_pruning_dim(t, dim)
+    return t.shape[dim]
 
 
 def _compute_norm(t: Tensor, n, dim: int) -> Tensor:
