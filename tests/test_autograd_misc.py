@@ -221,3 +221,26 @@ def test_view_of_an_inference_tensor_made_outside_the_mode_is_an_inference_tenso
         return v.is_inference(), x.view(3).is_inference(), err
 
     assert run(rg) == run(torch)
+
+
+@pytest.mark.parametrize("make", [
+    lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([0, 1])),          # no edge for the target
+    lambda T, x: T.nn.functional.nll_loss(x, T.tensor([0, 1]), weight=T.ones(3)),  # nor the class weights
+    lambda T, x: T.where(T.tensor([True, False, True]), x, T.zeros(3)),        # nor the condition
+    lambda T, x: T.index_select(x, 0, T.tensor([0])),
+    lambda T, x: T.gather(x, 1, T.tensor([[0], [1]])),
+    lambda T, x: x * T.ones(3),                                                # a constant operand keeps (None, 0)
+    lambda T, x: x[T.tensor([0])],
+    lambda T, x: T.embedding(x, T.tensor([0, 1])),
+    lambda T, x: x.masked_fill(T.tensor([True, False, True]), 0.),
+    lambda T, x: x.scatter(1, T.tensor([[0], [1]]), 2.),
+    lambda T, x: T.clamp(x, T.zeros(3), T.ones(3)),
+    lambda T, x: T.nn.functional.binary_cross_entropy(T.sigmoid(x), T.ones(2, 3)),  # BCE's target is differentiable
+    lambda T, x: T.nn.functional.mse_loss(x, T.ones(2, 3)),
+])
+def test_next_functions_list_the_inputs_torch_lists(make):
+    def edges(T):
+        x = T.ones(2, 3, requires_grad=True)
+        return tuple((type(n).__name__ if n is not None else None, nr) for n, nr in make(T, x).grad_fn.next_functions)
+
+    assert edges(rg) == edges(torch)

@@ -378,6 +378,19 @@ class OpNode(Node):
     out_meta = None  # ((shape, dtype), ...) of a multi-output op's outputs (set in __dict__)
 
     @property
+    def next_functions(self) -> tuple:
+        """As PyTorch lists them: no entry for an input the op never differentiates (a loss's
+        target or class weights, a ``where`` condition, an index); the engine's own edge
+        lists (``_next``) keep one entry per input."""
+        rules = self.op.rules
+        return tuple((n, nr) for n, nr, r in zip(self._next, self._next_nr, rules) if r is not None) \
+            if None in rules else tuple(zip(self._next, self._next_nr))
+
+    @next_functions.setter
+    def next_functions(self, edges) -> None:
+        Node.next_functions.fset(self, edges)
+
+    @property
     def released(self) -> bool:
         """Whether a backward without retain_graph has freed what this node saved."""
         return self.saved is _RELEASED

@@ -187,7 +187,7 @@ def build(roots: Any, params: Any = None, show_saved: bool = False, show_grads: 
             fn = stack.pop()
             vid = fn_vid[id(fn)]
             pending = []
-            for i, (u, nr) in enumerate(getattr(fn, "next_functions", ()) or ()):
+            for i, (u, nr) in enumerate(_edges(fn)):
                 if u is None:
                     continue
                 inputs.setdefault(id(fn), []).append((i, u, nr))
@@ -256,6 +256,18 @@ def _propagate_meta(fns: list, inputs: dict, consumers: dict, out_meta: dict) ->
             left[id(u)] -= 1
             if not left[id(u)]:
                 ready.append(u)
+
+
+def _edges(fn) -> tuple:
+    """Every input edge of ``fn``, one per op input (``in_meta`` is indexed the same way).
+
+    ``next_functions`` leaves out the inputs torch never differentiates (a loss's target, a
+    ``where`` condition); the walk needs the positions, so it reads the node's own edge lists.
+    """
+    nxt = getattr(fn, "_next", None)
+    if nxt is not None:
+        return tuple(zip(nxt, fn._next_nr))
+    return getattr(fn, "next_functions", ()) or ()
 
 
 def _label_tensor(v: VNode, t, names: dict, show_grads: bool, root: bool) -> None:
