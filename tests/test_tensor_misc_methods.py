@@ -94,3 +94,13 @@ def test_type_complex_and_to_errors_like_torch():
         return out
 
     assert run(rg) == run(torch)
+
+
+def test_where_method_takes_self_as_the_true_branch():
+    def run(T):
+        x = T.tensor([0., -1.], requires_grad=True)
+        out = x.where(T.tensor([True, False]), T.tensor([5., 6.]))
+        out.sum().backward()
+        return out.tolist(), x.grad.tolist(), type(out.grad_fn).__name__, x.detach().where(T.tensor([False, True]), 2.).tolist()
+
+    assert run(rg) == run(torch)

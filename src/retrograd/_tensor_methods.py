@@ -17,7 +17,7 @@ METHODS = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg", "negative",
     "pow", "exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs", "absolute",
     "sign", "reciprocal", "square", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
-    "less", "less_equal", "not_equal", "clamp", "clip", "where", "sum", "mean", "reshape", "view",
+    "less", "less_equal", "not_equal", "clamp", "clip", "sum", "mean", "reshape", "view",
     "view_as", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute", "expand",
     "expand_as", "unsqueeze", "squeeze", "select", "narrow", "flatten", "contiguous", "movedim",
     "moveaxis", "matmul", "mm", "mv", "dot", "bmm", "outer", "clone", "copy_", "zero_", "fill_",
@@ -53,6 +53,14 @@ bind_family_methods()
 Tensor.sum_to_size = lambda self, *size: O.sum_to(self, O._common.parse_shape(size))
 
 
+def _where_method(self, condition, y):
+    """``x.where(condition, y)``: torch.where(condition, x, y) (the tensor is the "true" branch)."""
+    return O.where(condition, self, y)
+
+
+Tensor.where = _where_method
+
+
 def _r(fn):
     return lambda self, other: fn(other, self)
 
@@ -75,9 +83,26 @@ Tensor.__abs__ = O.abs
 Tensor.__pow__ = O.pow
 Tensor.__rpow__ = lambda self, other: O.pow(other, self)
 Tensor.__ipow__ = O.pow_
-Tensor.__matmul__ = O.matmul
+
+
+def _matmul_op(self, other):
+    # As in PyTorch, ``t @ [1., 1.]`` or ``t @ 2`` is Python's "unsupported operand" TypeError:
+    # the operator answers NotImplemented for anything but a tensor (or an ndarray, which
+    # PyTorch hands to NumPy and gets back a tensor).
+    if isinstance(other, (Tensor, np.ndarray)):
+        return O.matmul(self, other)
+    return NotImplemented
+
+
+def _rmatmul_op(self, other):
+    if isinstance(other, (Tensor, np.ndarray)):
+        return O.matmul(other, self)
+    return NotImplemented
+
+
+Tensor.__matmul__ = _matmul_op
 Tensor.__array_ufunc__ = array_ufunc  # ndarray (op) Tensor -> Tensor, see _numpy_interop
-Tensor.__rmatmul__ = _r(O.matmul)
+Tensor.__rmatmul__ = _rmatmul_op
 _COMPARABLE = (Tensor, int, float, bool, np.number, np.bool_, np.ndarray)
 
 
