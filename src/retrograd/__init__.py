@@ -39,12 +39,14 @@ from . import compiler, _dynamo  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401
 from . import viz  # noqa: F401  (cheap: graphviz is imported only by viz.draw)
 from . import amp  # noqa: F401,E402
-from .amp import autocast, is_autocast_enabled  # noqa: F401,E402
+from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: F401,E402
+from . import cpu  # noqa: F401,E402
 from ._compat import *  # noqa: F401,F403
 from ._functional_aliases import *  # noqa: F401,F403
 from . import distributions  # noqa: F401,E402
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401,E402  (the torch API version emulated; ours: version.retrograd_version)
+from . import version  # noqa: F401,E402
 
 
 def _silence_numpy_float_warnings() -> None:

@@ -6,7 +6,7 @@ import types
 import numpy as np
 
 from . import _dtype as D
-from ._size import check_device
+from ._size import Size, check_device
 from ._tensor import Tensor
 
 __all__ = ["cuda", "backends", "is_tensor", "is_floating_point", "is_complex", "numel", "result_type",
@@ -109,32 +109,111 @@ def compile(model=None, **kwargs):
     return model
 
 
-def _legacy(dt: D.dtype):
-    class _Legacy(Tensor):
-        """Legacy typed constructor (``torch.FloatTensor([1, 2])``)."""
+class tensortype(type):
+    """The metaclass of the legacy typed tensor classes (``torch.FloatTensor`` ...).
 
-        def __new__(cls, *args, **kwargs):
-            t = Tensor.__new__(Tensor)
-            Tensor.__init__(t, *args, dtype=dt)
-            return t
+    As in PyTorch, these classes are not Tensor subclasses: ``isinstance(t, torch.FloatTensor)``
+    checks the tensor's dtype, and calling one builds a plain ``Tensor`` of that dtype.
+    """
 
-        def __init__(self, *a, **k) -> None:
-            pass
+    dtype: D.dtype
 
-    _Legacy.__name__ = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
-                        "int32": "IntTensor", "bool": "BoolTensor", "uint8": "ByteTensor",
-                        "float16": "HalfTensor"}[dt.name]
-    return _Legacy
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, Tensor) and instance.dtype is cls.dtype
+
+    def __call__(cls, *args, device=None, **kwargs) -> Tensor:
+        return _legacy_new(cls, args, device, kwargs)
+
+    @property
+    def is_cuda(cls) -> bool:
+        return False
+
+    @property
+    def is_sparse(cls) -> bool:
+        return False
 
 
-FloatTensor = _legacy(D.float32)
-DoubleTensor = _legacy(D.float64)
-LongTensor = _legacy(D.int64)
-IntTensor = _legacy(D.int32)
-BoolTensor = _legacy(D.bool_)
-ByteTensor = _legacy(D.uint8)
-HalfTensor = _legacy(D.float16)
-np
+tensortype.__module__ = "retrograd"
+
+
+def _legacy_new(cls, args: tuple, device, kwargs: dict) -> Tensor:
+    """PyTorch's legacy constructor: ``()``, ``(tensor)``, ``(*sizes)``, ``(Size)`` or ``(sequence)``."""
+    dt = cls.dtype
+    if kwargs:
+        got = ", ".join([type(a).__name__ for a in args] +
+                        [f"{k}={'torch.dtype' if isinstance(v, D.dtype) else type(v).__name__}"
+                         for k, v in kwargs.items()])
+        raise TypeError(
+            f"new() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            " * (*, torch.device device = None)\n"
+            f"      didn't match because some of the keywords were incorrect: {', '.join(kwargs)}\n"
+            " * (torch.Storage storage)\n * (Tensor other)\n"
+            " * (tuple of ints size, *, torch.device device = None)\n"
+            " * (object data, *, torch.device device = None)\n")
+    check_device(device)
+    if not args:
+        return Tensor._wrap(np.empty((0,), dtype=dt.np), False, None, 0)
+    first = args[0]
+    if len(args) == 1 and isinstance(first, Tensor):
+        if first.dtype is not dt:
+            raise TypeError(f"expected {_options(dt)} (got {_options(first.dtype)})")
+        from ._ops.indexing import _alias
+        from ._ops._registry import apply
+
+        return apply(_alias, (first,))  # shares memory with ``first`` (AliasBackward0), as in PyTorch
+    if isinstance(first, Size) or isinstance(first, (int, np.integer)) and not isinstance(first, bool):
+        sizes = tuple(first) if isinstance(first, Size) and len(args) == 1 else args
+        for i, n in enumerate(sizes):
+            if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+                raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                                f"\"type must be tuple of ints,but got {type(n).__name__}\"")
+        if any(n < 0 for n in sizes):
+            raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
+                               f"[{', '.join(str(int(n)) for n in sizes)}]")
+        # (PyTorch leaves the memory uninitialised; zeros are one valid choice of its contents)
+        return Tensor._wrap(np.zeros(tuple(int(n) for n in sizes), dtype=dt.np), False, None, 0)
+    if len(args) > 1:
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in args)}), but expected one of:\n"
+                        " * (*, torch.device device = None)\n * (torch.Storage storage)\n * (Tensor other)\n"
+                        " * (tuple of ints size, *, torch.device device = None)\n"
+                        " * (object data, *, torch.device device = None)\n")
+    if isinstance(first, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if not isinstance(first, (list, tuple, range, np.ndarray)):
+        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+    from ._creation import tensor
+
+    return tensor(first, dtype=dt)
+
+
+def _options(dt: D.dtype) -> str:
+    from ._ops.linalg import CPP_NAMES
+
+    name = CPP_NAMES.get(dt.name, dt.name)
+    return (f"TensorOptions(dtype={name}, device=cpu, layout=Strided, requires_grad=false (default), "
+            "pinned_memory=false (default), memory_format=(nullopt))")
+
+
+def _legacy(name: str, dt: D.dtype) -> tensortype:
+    doc = (f"Legacy typed constructor and type check for {dt} tensors.\n\n"
+           f"    >>> import retrograd as torch\n    >>> torch.{name}([1, 2]).dtype\n    retrograd.{dt.name}\n")
+    cls = tensortype(name, (), {"__doc__": doc, "__module__": "retrograd"})
+    cls.dtype = dt
+    return cls
+
+
+FloatTensor = _legacy("FloatTensor", D.float32)
+DoubleTensor = _legacy("DoubleTensor", D.float64)
+HalfTensor = _legacy("HalfTensor", D.float16)
+BFloat16Tensor = _legacy("BFloat16Tensor", D.bfloat16)
+LongTensor = _legacy("LongTensor", D.int64)
+IntTensor = _legacy("IntTensor", D.int32)
+ShortTensor = _legacy("ShortTensor", D.int16)
+CharTensor = _legacy("CharTensor", D.int8)
+ByteTensor = _legacy("ByteTensor", D.uint8)
+BoolTensor = _legacy("BoolTensor", D.bool_)
+__all__ += ["BFloat16Tensor", "ShortTensor", "CharTensor"]
 
 
 # ---------------------------------------------------------------- runtime settings (stored only)
@@ -291,7 +370,7 @@ def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad
 
     >>> import retrograd as torch
     >>> torch.frombuffer(bytearray(b"\\x01\\x00\\x00\\x00"), dtype=torch.int32)
-    tensor([1], dtype=torch.int32)
+    tensor([1], dtype=retrograd.int32)
     """
     import warnings
 

@@ -6,6 +6,7 @@ Random numbers come from PyTorch's own CPU algorithm (``retrograd._rng``): after
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -205,12 +206,13 @@ def _infer_dtype(obj) -> D.dtype:
     return (D.bool_, D.int64, D.get_default_dtype(), D.get_default_dtype())[kind]
 
 
-def _infer_data_dtype(obj) -> D.dtype:
+def _infer_data_dtype(obj, found: set | None = None) -> D.dtype:
     """``torch.tensor``'s dtype for (nested) data: every element's own dtype, promoted together.
 
     Python bool / int / float count as bool / int64 / the default float; NumPy scalars,
     arrays and tensors bring their own dtype: [int32 tensor, 2] -> int64,
     [float16 tensor, 2.] -> float32, [np.float64(1), 2] -> float64, [] -> default float.
+    ``found`` (if given) collects "tensor" / "ndarray" when such elements occur.
     """
     result = None
     stack = [obj]
@@ -221,8 +223,12 @@ def _infer_data_dtype(obj) -> D.dtype:
             continue
         if isinstance(x, Tensor):
             d = x.dtype
+            if found is not None:
+                found.add("tensor")
         elif isinstance(x, (np.ndarray, np.generic)):
             d = D.from_numpy_dtype(x.dtype)
+            if found is not None and isinstance(x, np.ndarray):
+                found.add("ndarray")
         elif isinstance(x, bool):
             d = D.bool_
         elif isinstance(x, numbers.Integral):
@@ -258,8 +264,6 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
     """
     check_device(device)
     if isinstance(data, Tensor):
-        import warnings
-
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
                       "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
@@ -271,11 +275,32 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
     if isinstance(data, np.generic):
         dt = dtype or D.from_numpy_dtype(data.dtype)
         return _finish(np.array(data, dtype=dt.np), requires_grad)
-    dt = dtype or _infer_data_dtype(data)
-    if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
-        data = [x._data if isinstance(x, Tensor) else x for x in data]
-        if any(isinstance(x, np.ndarray) and x.ndim > 0 for x in data):
-            raise ValueError("only one element tensors can be converted to Python scalars")
+    found: set = set()
+    dt = dtype or _infer_data_dtype(data, found)
+    if isinstance(data, (list, tuple)):
+        if dtype is not None:  # (no inference walk ran: look at the top level only, which is cheap)
+            for x in data:
+                if isinstance(x, Tensor):
+                    found.add("tensor")
+                elif isinstance(x, np.ndarray):
+                    found.add("ndarray")
+        if "ndarray" in found:
+            x = data  # PyTorch sizes the data along its first elements, taking len() of each
+            while isinstance(x, (list, tuple)) and x:
+                x = x[0]
+            if isinstance(x, np.ndarray) and x.ndim == 0:
+                raise TypeError("len() of unsized object")
+        if "ndarray" in found and "ndarray_list" not in _WARNED_ONCE:
+            _WARNED_ONCE.add("ndarray_list")  # (PyTorch warns once per process)
+            warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+                          "converting the list to a single numpy.ndarray with numpy.array() before converting to "
+                          "a tensor.", UserWarning, stacklevel=2)
+        if "tensor" in found:
+            grad_leaves: list = []
+            data = _tensor_leaves_to_scalars(data, dt, grad_leaves)
+            if grad_leaves:
+                warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                              "behavior.\nConsider using tensor.detach() first.", UserWarning, stacklevel=2)
     try:
         if dt._kind == 1 and data is not None:
             arr = np.array(data, dtype=object)  # Python ints: check int64's range, then wrap as torch
@@ -304,6 +329,28 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
 
 
 _INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+_WARNED_ONCE: set = set()  # warnings PyTorch gives once per process (TORCH_WARN_ONCE)
+
+
+def _tensor_leaves_to_scalars(data, dt: D.dtype, grad_leaves: list):
+    """Nested lists holding tensors -> the same lists holding NumPy scalars.
+
+    PyTorch treats a tensor inside a list as one number (it converts it as ``float(t)`` /
+    ``int(t)`` would): one-element tensors of any shape are fine, others raise.
+    """
+    if isinstance(data, (list, tuple)):
+        return [_tensor_leaves_to_scalars(x, dt, grad_leaves) for x in data]
+    if not isinstance(data, Tensor):
+        return data
+    a = data._data
+    if a.size != 1:
+        raise ValueError("only one element tensors can be converted to Python scalars")
+    if dt.np.kind in "iu" and a.dtype.kind not in "iub":
+        # an integer result reads each tensor as an index, which must be an integer tensor
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    if data._requires_grad:
+        grad_leaves.append(data)
+    return a.reshape(-1)[0]
 
 
 def _check_ragged(data) -> None:
@@ -338,7 +385,10 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
         dt = dtype or D.from_numpy_dtype(data.dtype)
-        return _wrap(data if data.dtype == dt.np else data.astype(dt.np), False, None, 0)
+        if data.dtype == dt.np:
+            _warn_if_read_only(data, 3)  # (shared, as from_numpy; a converted copy is writable)
+            return _wrap(data, False, None, 0)
+        return _wrap(data.astype(dt.np), False, None, 0)
     return tensor(data, dtype=dtype)
 
 
@@ -346,7 +396,15 @@ asarray = as_tensor
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
-    """A tensor sharing memory with ``ndarray``."""
+    """A tensor sharing memory with ``ndarray``.
+
+    >>> import numpy as np
+    >>> import retrograd as torch
+    >>> a = np.zeros(2)
+    >>> t = torch.from_numpy(a); a[0] = 1.
+    >>> t
+    tensor([1., 0.], dtype=retrograd.float64)
+    """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     D.from_numpy_dtype(ndarray.dtype)
@@ -354,7 +412,19 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
         raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
                          "strides are not currently supported. (You can probably work around this by making a "
                          "copy of your array  with array.copy().) ")
+    _warn_if_read_only(ndarray, 3)
     return _wrap(ndarray, False, None, 0)
+
+
+def _warn_if_read_only(a: np.ndarray, stacklevel: int) -> None:
+    """PyTorch's once-per-process warning when a tensor would share a read-only array."""
+    if not a.flags.writeable and "read_only" not in _WARNED_ONCE:
+        _WARNED_ONCE.add("read_only")
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
+                      "This means writing to this tensor will result in undefined behavior. You may want to copy "
+                      "the array to protect its data or make it writable before converting it to a tensor. This "
+                      "type of warning will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=stacklevel)
 
 
 def _shape(size, fname: str | None = None) -> tuple:

@@ -113,6 +113,9 @@ class device:
         return None
 
 
+# Public as ``retrograd.Size`` / ``retrograd.device``: name that module, as torch's classes name
+# ``torch`` (``<class 'torch.Size'>``); pickles refer to the same public path.
+Size.__module__ = device.__module__ = "retrograd"
 CPU = device("cpu")
 
 

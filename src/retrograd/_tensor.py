@@ -612,8 +612,20 @@ class Tensor:
         return _ops.to_dtype(self, dtype)
 
     def type(self, dtype=None, non_blocking: bool = False, **kwargs):
+        """With no argument, the legacy type name; else this tensor cast to a dtype, a legacy
+        type (``torch.DoubleTensor``) or its name (``'torch.DoubleTensor'``).
+
+        >>> import retrograd as torch
+        >>> x = torch.ones(2)
+        >>> x.type(), x.type(torch.DoubleTensor).dtype
+        ('torch.FloatTensor', retrograd.float64)
+        """
         if dtype is None:
             return _legacy_type_name(self._data.dtype)
+        if dtype is Tensor:  # (PyTorch: the default tensor type)
+            dtype = D.get_default_dtype()
+        elif isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), D.dtype):
+            dtype = dtype.dtype  # a legacy type class (retrograd.FloatTensor ...) names its dtype
         if isinstance(dtype, str):
             names = {f"torch.{v}Tensor": k for k, v in _SCALAR_NAMES.items()}
             names.update({f"retrograd.{v}Tensor": k for k, v in _SCALAR_NAMES.items()})
@@ -637,13 +649,38 @@ class Tensor:
         return self
 
     def share_memory_(self) -> "Tensor":
+        """Mark the storage as shared (NumPy memory is already visible to forked workers).
+
+        >>> import retrograd as torch
+        >>> torch.ones(1).share_memory_().is_shared()
+        True
+        """
+        root = _storage_root(self._data)
+        _SHARED[id(root)] = root
         return self
 
     def is_pinned(self) -> bool:
         return False
 
     def is_shared(self) -> bool:
-        return False
+        """Whether ``share_memory_()`` was called on this storage (on this tensor or a view)."""
+        root = _storage_root(self._data)
+        return _SHARED.get(id(root)) is root
+
+    def is_set_to(self, tensor: "Tensor") -> bool:
+        """True if both tensors use the same memory with the same offset, sizes and strides.
+
+        >>> import retrograd as torch
+        >>> a = torch.ones(4)
+        >>> a.is_set_to(a[:]), a.is_set_to(a.clone()), a.is_set_to(a.view(2, 2))
+        (True, False, False)
+        """
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"is_set_to(): argument 'tensor' (position 1) must be Tensor, not "
+                            f"{type(tensor).__name__}")
+        a, b = self._data, tensor._data
+        return (a is b or (_storage_root(a) is _storage_root(b) and a.shape == b.shape and a.strides == b.strides
+                           and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]))
 
     def float(self) -> "Tensor":
         return self.to(D.float32)
@@ -694,12 +731,34 @@ class Tensor:
             if tangent is not None:
                 suffixes.append(f"tangent={tangent}")
         dt = self.dtype
-        return format_tensor(self._data, dt.name, is_default_float=dt is D.get_default_dtype(), suffixes=suffixes)
+        cls = type(self)
+        # PyTorch prints a subclass instance under its class name (``My([1.])``); plain tensors
+        # and Parameters (which add their own "Parameter containing:" line) print "tensor(".
+        prefix = "tensor(" if cls is Tensor or _is_parameter_class(cls) else cls.__name__ + "("
+        return format_tensor(self._data, dt.name, is_default_float=dt is D.get_default_dtype(), suffixes=suffixes,
+                             prefix=prefix)
 
     __str__ = __repr__
 
 
 _new = object.__new__
+# storages (root arrays, by id) marked by share_memory_(); an entry goes when its array does
+_SHARED: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
+
+
+def _storage_root(a: np.ndarray) -> np.ndarray:
+    """The array owning ``a``'s memory: views of one storage share it (NumPy's ``base`` chain)."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def _is_parameter_class(cls) -> bool:
+    from .nn.parameter import Parameter
+
+    return cls is Parameter
+
+
 _AccumulateGrad = _graph.AccumulateGrad
 _SINK_SEQ = sys.maxsize  # an AccumulateGrad's creation number: sinks run as soon as ready
 

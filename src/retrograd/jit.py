@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import sys
 import typing
+import warnings
 from typing import Any, Callable, Final, Iterator, TypeVar
 
 __all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "interface", "is_scripting",
@@ -27,6 +29,16 @@ __all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "int
            "onednn_fusion_enabled", "CompilationUnit", "ScriptWarning", "TracerWarning", "TracingCheckError"]
 
 F = TypeVar("F")
+
+
+def _deprecated(api: str) -> None:
+    # PyTorch 2.13's DeprecationWarning for the TorchScript entry points, raised with the default
+    # stacklevel so it is attributed to this module: like torch's, hidden unless enabled.
+    if sys.version_info >= (3, 14):
+        msg = f"`torch.jit.{api}` is not supported in Python 3.14+ and may break. "
+    else:
+        msg = f"`torch.jit.{api}` is deprecated. "
+    warnings.warn(msg + "Please switch to `torch.compile` or `torch.export`.", DeprecationWarning)
 
 
 class Error(RuntimeError):
@@ -84,6 +96,7 @@ def script(obj: F, optimize: Any = None, _frames_up: int = 0, _rcb: Any = None,
     >>> torch.jit.script(m) is m
     True
     """
+    _deprecated("script")
     return obj
 
 
@@ -98,6 +111,14 @@ def trace(func: F, example_inputs: Any = None, optimize: Any = None, check_trace
     >>> f(torch.tensor([2.]))
     tensor([3.])
     """
+    # (as many warnings as PyTorch gives: a module is traced through trace_module, and
+    # check_trace traces a second time)
+    is_module = builtins.isinstance(func, _module_base())
+    for i in range(2 if check_trace else 1):
+        if i == 0 or not is_module:
+            _deprecated("trace")
+        if is_module:
+            _deprecated("trace_method")
     return func
 
 
@@ -112,6 +133,8 @@ def trace_module(mod: F, inputs: Any = None, optimize: Any = None, check_trace: 
     >>> torch.jit.trace_module(m, {"forward": torch.ones(1, 1)}) is m
     True
     """
+    for _ in range(2 if check_trace else 1):  # (check_trace traces twice)
+        _deprecated("trace_method")  # (sic: PyTorch's trace_module names trace_method)
     return mod
 
 
@@ -132,6 +155,7 @@ def script_method(fn: F) -> F:
     >>> torch.jit.script_method(abs)(-2)
     2
     """
+    _deprecated("script_method")
     return fn
 
 
@@ -179,6 +203,7 @@ def interface(obj: F) -> F:
     >>> I.__name__
     'I'
     """
+    warnings.warn("`torch.jit.interface` is deprecated. Please use `torch.compile` instead.", DeprecationWarning)
     return obj
 
 

@@ -34,8 +34,22 @@ from .shape import slice_dim, squeeze, transpose, unsqueeze
 _wrap = Tensor._wrap
 
 
-class LinAlgError(RuntimeError):
-    """A matrix is singular or not positive-definite (``torch.linalg.LinAlgError``)."""
+class _LinAlgError(RuntimeError):
+    """A matrix is singular or not positive-definite (``torch.linalg.LinAlgError``).
+
+    Named ``_LinAlgError`` as PyTorch's class is (``torch._C._LinAlgError``), so
+    ``type(e).__name__`` agrees; ``retrograd.linalg.LinAlgError`` is the same class.
+
+    >>> import retrograd as torch
+    >>> try:
+    ...     torch.linalg.inv(torch.zeros(2, 2))
+    ... except torch.linalg.LinAlgError as e:
+    ...     type(e).__name__
+    '_LinAlgError'
+    """
+
+
+LinAlgError = _LinAlgError
 
 
 # ---------------------------------------------------------------- small helpers (Tensor level)

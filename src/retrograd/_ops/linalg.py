@@ -1,9 +1,13 @@
 """Matrix products: matmul and the mm / mv / dot / bmm primitives it dispatches to."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from .. import _dtype as D
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ._common import binary_operands
 from ._registry import apply, primitive
 from .shape import _unsafe_view, reshape, sum_to, transpose, unsqueeze
@@ -61,8 +65,65 @@ def _tn(x: Tensor) -> str:
     return _scalar_type_name(x.dtype)
 
 
-def mm(input: Tensor, mat2: Tensor) -> Tensor:
-    """Matrix product of two 2-d tensors."""
+# ---------------------------------------------------------------- out= (PyTorch's rules)
+def _check_out(name: str, out, *inputs) -> None:
+    """Before computing: ``out`` must be a Tensor, and out= results are not differentiable."""
+    if not isinstance(out, Tensor):
+        if name in ("mm", "bmm"):  # (these have a second overload, so PyTorch lists both)
+            raise TypeError(
+                f"{name}() received an invalid combination of arguments - got ({type(inputs[0]).__name__}, "
+                f"{type(inputs[1]).__name__}, out={type(out).__name__}), but expected one of:\n"
+                " * (Tensor input, Tensor mat2, *, Tensor out = None)\n"
+                " * (Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out = None)\n")
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if grad_mode.state.enabled and (out._requires_grad or any(
+            isinstance(x, Tensor) and x._requires_grad for x in inputs)):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+
+
+def _write_out(name: str, result: Tensor, out: Tensor, kernel_shape: tuple | None = None,
+               cast: bool = False) -> Tensor:
+    """Copy ``result`` into ``out`` (same dtype required; resized, with PyTorch's warning when
+    a non-empty ``out`` has the wrong shape) and return ``out``.
+
+    ``kernel_shape``: the shape PyTorch's kernel writes, when it differs from the result's
+    (vector @ matrix is computed as a 1-row mm): ``out`` is checked against it.
+    ``cast``: ``out`` may have another dtype the result casts to (cat / stack), else it must match.
+    """
+    if cast and out._data.dtype != result._data.dtype:
+        if not D.can_cast(result.dtype, out.dtype):
+            raise TypeError(f"torch.cat(): input types can't be cast to the desired output type {_tn(out)}")
+    elif out._data.dtype != result._data.dtype:
+        if name == "dot":
+            raise RuntimeError(f"result dtype {_tn(out)} does not match input dtype {_tn(result)}")
+        raise RuntimeError(f"Expected out tensor to have dtype {CPP_NAMES[result.dtype.name]}, but got "
+                           f"{CPP_NAMES[out.dtype.name]} instead")
+    shape = result._data.shape
+    expected = kernel_shape or shape
+    if out._data.size and out._data.shape != expected:
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape [{', '.join(map(str, out.shape))}], "
+            f"which does not match the required output shape [{', '.join(map(str, expected))}]. This behavior is "
+            "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
+            "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+            "t.resize_(0).", UserWarning, stacklevel=3)
+    if out._data.shape != shape:
+        out._data = np.empty(shape, dtype=out._data.dtype)
+    return out.copy_(result)
+
+
+def mm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Matrix product of two 2-d tensors.
+
+    >>> import retrograd as torch
+    >>> y = torch.empty(2, 2)
+    >>> torch.mm(torch.ones(2, 3), torch.ones(3, 2), out=y) is y
+    True
+    """
+    if out is not None:
+        _check_out("mm", out, input, mat2)
+        return _write_out("mm", mm(input, mat2), out)
     if input._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2._data.ndim != 2:
@@ -73,8 +134,16 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     return apply(_mm, (input, mat2))
 
 
-def mv(input: Tensor, vec: Tensor) -> Tensor:
-    """Matrix-vector product."""
+def mv(input: Tensor, vec: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Matrix-vector product.
+
+    >>> import retrograd as torch
+    >>> torch.mv(torch.ones(2, 3), torch.ones(3))
+    tensor([3., 3.])
+    """
+    if out is not None:
+        _check_out("mv", out, input, vec)
+        return _write_out("mv", mv(input, vec), out)
     if input._data.ndim == 0:  # PyTorch sizes its output with input.size(0) first
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input._data.ndim != 2 or vec._data.ndim != 1:
@@ -86,8 +155,16 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     return apply(_mv, (input, vec))
 
 
-def dot(input: Tensor, tensor: Tensor) -> Tensor:
-    """Inner product of two 1-d tensors."""
+def dot(input: Tensor, tensor: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Inner product of two 1-d tensors.
+
+    >>> import retrograd as torch
+    >>> torch.dot(torch.tensor([1., 2.]), torch.tensor([3., 4.]))
+    tensor(11.)
+    """
+    if out is not None:
+        _check_out("dot", out, input, tensor)
+        return _write_out("dot", dot(input, tensor), out)
     if input._data.ndim != 1 or tensor._data.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
     if input._data.shape != tensor._data.shape:
@@ -112,8 +189,16 @@ def ger(input: Tensor, vec2: Tensor) -> Tensor:
     return outer(input, vec2)
 
 
-def bmm(input: Tensor, mat2: Tensor) -> Tensor:
-    """Batched matrix product of two 3-d tensors with equal batch size."""
+def bmm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Batched matrix product of two 3-d tensors with equal batch size.
+
+    >>> import retrograd as torch
+    >>> torch.bmm(torch.ones(4, 2, 3), torch.ones(4, 3, 5)).shape
+    retrograd.Size([4, 2, 5])
+    """
+    if out is not None:
+        _check_out("bmm", out, input, mat2)
+        return _write_out("bmm", bmm(input, mat2), out)
     if input._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if mat2._data.ndim != 3:
@@ -126,13 +211,26 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     return apply(_bmm, (input, mat2))
 
 
-def matmul(input: Tensor, other: Tensor) -> Tensor:
+def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``@``: dot, mv, mm or batched products with broadcast batch dims, by rank.
+
+    With ``out=``, the product is written into ``out`` (which must have the result's dtype;
+    it is resized if needed) and ``out`` is returned; as in PyTorch this is not differentiable.
 
     >>> import retrograd as torch
     >>> (torch.ones(2, 3) @ torch.ones(3)).shape
     retrograd.Size([2])
+    >>> y = torch.empty(2, 2)
+    >>> torch.matmul(torch.ones(2, 3), torch.ones(3, 2), out=y) is y
+    True
     """
+    if out is not None:
+        _check_out("matmul", out, input, other)
+        result = matmul(input, other)
+        na, nb = np.ndim(input), np.ndim(other)
+        # (1-d @ 1-d is dot, with dot's dtype message; 1-d @ 2-d is a 1-row mm in PyTorch's kernel)
+        return _write_out("dot" if na == nb == 1 else "matmul", result, out,
+                          (1,) + result._data.shape if (na, nb) == (1, 2) else None)
     if not isinstance(input, Tensor) or not isinstance(other, Tensor):
         # an ndarray operand (ndarray @ tensor): both in the promoted dtype
         input, other, cast = binary_operands(input, other, "matmul")

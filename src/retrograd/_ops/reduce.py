@@ -36,13 +36,24 @@ _sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(_add_redu
                      a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape))
 
 
+def _np_mean(a: np.ndarray, axis=None, keepdims: bool = False):
+    """``a.mean(...)``, but an empty slice gives NaN silently, as in PyTorch (NumPy warns
+    "Mean of empty slice" and "invalid value encountered")."""
+    if a.size:
+        return a.mean(axis=axis, keepdims=keepdims)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s = np.add.reduce(a, axis=axis, keepdims=keepdims, dtype=np.result_type(a.dtype, np.float32))
+        n = a.size if axis is None else _numel([a.shape[d] for d in np.atleast_1d(axis)])
+        return s / np.float64(n) if n else np.full_like(s, np.nan)
+
+
 def _mean_fw(a):
-    return np.asarray(a.mean(), dtype=a.dtype)
+    return np.asarray(_np_mean(a), dtype=a.dtype)
 
 
 _mean_all = primitive("mean", _mean_fw, node="MeanBackward0",
                       a=lambda g, a_shape: expand_grad(g, a_shape) / _numel(a_shape))
-_mean_dim = primitive("mean_dim", lambda a, *, dims, keepdim: np.asarray(a.mean(axis=dims, keepdims=keepdim), dtype=a.dtype),
+_mean_dim = primitive("mean_dim", lambda a, *, dims, keepdim: np.asarray(_np_mean(a, dims, keepdim), dtype=a.dtype),
                       node="MeanBackward1",
                       a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape)
                       / _numel([a_shape[d] for d in dims]))

@@ -23,6 +23,7 @@ from ._common import float_dtype_for, wrap_dim, wrap_dims
 from ._registry import apply, apply_inplace, primitive
 from .indexing_more import _along, gather_backward, masked_fill
 from .pointwise import exp
+from .reduce import _np_mean
 from .reduce import mean as _mean
 from .reduce import sum as _sum
 from .reduce import unsqueeze_dims
@@ -525,7 +526,7 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
 def _var_np(a, dims, correction, keepdim):
     n = _numel(a.shape, dims)
     with _errstate():
-        m = a.mean(axis=dims, keepdims=True) if dims else a
+        m = _np_mean(a, dims, True) if dims else a  # (no "Mean of empty slice" warning)
         s = ((a - m) ** 2).sum(axis=dims, keepdims=keepdim)
         return np.asarray(s / np.float64(_b.max(n - correction, 0)), dtype=a.dtype)
 
@@ -556,7 +557,7 @@ _std = primitive("std", lambda a, *, dims, correction, keepdim, full: np.sqrt(_v
 
 
 def _mean_np(a, dims, keepdim):
-    m = np.asarray(a.mean(axis=dims, keepdims=keepdim) if dims else a.copy(), dtype=a.dtype)
+    m = np.asarray(_np_mean(a, dims, keepdim) if dims else a.copy(), dtype=a.dtype)
     if dims and a.dtype.kind == "f" and np.isinf(m).any():
         # PyTorch's var_mean takes the mean from its Welford pass: once the running mean is infinite,
         # the next element makes it NaN, so an infinity survives only as the slice's last element.

@@ -106,6 +106,11 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     >>> torch.cat([torch.zeros(1, 2), torch.ones(1, 2)]).shape
     retrograd.Size([2, 2])
     """
+    if out is not None:  # (PyTorch's out= rules, shared with the matrix products)
+        from .linalg import _check_out, _write_out
+
+        _check_out("cat", out, *tensors)
+        return _write_out("cat", cat(tensors, dim), out, cast=True)
     ts = _tensor_list(tensors, "cat")
     if not ts:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
@@ -136,12 +141,12 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
 
 def concat(tensors, dim: int = 0, *, out=None) -> Tensor:
     """Alias of :func:`cat`."""
-    return cat(tensors, dim)
+    return cat(tensors, dim, out=out)
 
 
 def concatenate(tensors, axis: int = 0, out=None) -> Tensor:
     """Alias of :func:`cat` (NumPy's argument name)."""
-    return cat(tensors, axis)
+    return cat(tensors, axis, out=out)
 
 
 def _stack_rule(i: int):
@@ -155,6 +160,11 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
     >>> torch.stack([torch.zeros(2), torch.ones(2)], 1).shape
     retrograd.Size([2, 2])
     """
+    if out is not None:
+        from .linalg import _check_out, _write_out
+
+        _check_out("stack", out, *tensors)
+        return _write_out("stack", stack(tensors, dim), out, cast=True)
     ts = _tensor_list(tensors, "stack")
     if not ts:
         raise RuntimeError("stack expects a non-empty TensorList")

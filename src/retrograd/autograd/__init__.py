@@ -224,6 +224,9 @@ class Variable(metaclass=_VariableMeta):
         from .. import _creation
         from .._tensor import Tensor
 
+        if volatile:
+            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                          UserWarning, stacklevel=2)
         if data is None:
             data = _creation.empty(0)
         if not isinstance(data, Tensor):

@@ -604,11 +604,15 @@ class Module:
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
         """An OrderedDict of every parameter and persistent buffer, keyed by dotted name."""
         if args:
-            # legacy positional form state_dict(destination, prefix, keep_vars)
-            destination = args[0]
-            if len(args) > 1:
+            # legacy positional form state_dict(destination, prefix, keep_vars): deprecated in PyTorch
+            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
+                          "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
+                          " for details.", FutureWarning, stacklevel=2)
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
                 prefix = args[1]
-            if len(args) > 2:
+            if len(args) > 2 and keep_vars is False:
                 keep_vars = args[2]
         if destination is None:
             destination = OrderedDict()
