@@ -26,3 +26,4 @@ from .special_fns import *  # noqa: F401,F403
 from .linalg_lu import *  # noqa: F401,F403
 from .linalg_householder import *  # noqa: F401,F403
 from .linalg_legacy import *  # noqa: F401,F403
+from .nn_fused import *  # noqa: F401,F403

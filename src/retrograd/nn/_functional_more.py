@@ -395,6 +395,8 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request "
                                   "on the Pytorch GitHub.")
+    if scale_grad_by_freq and mode == "max":
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
     if padding_idx is not None and padding_idx < 0:
         padding_idx = weight.shape[0] + padding_idx
     idx = input._data
@@ -423,27 +425,30 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
     if max_norm is not None:
         _F()._embedding_renorm_(weight, input, max_norm, norm_type)
-    emb = _F().embedding(const(flat.astype(np.int64)), weight, padding_idx, None, 2.0, scale_grad_by_freq)
+    flat = flat.astype(np.int64)
+    n = weight.shape[0]
+    bad = (flat < 0) | (flat >= n)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise RuntimeError(f"Index {k} of input takes value {int(flat[k])} which is not in the valid range [0, {n})")
     keep = np.ones(len(flat), dtype=bool) if padding_idx is None else flat != padding_idx
-    nb = len(starts)
-    if mode == "max":
-        rows = []
-        for s, e in zip(starts, ends):
-            sel = np.nonzero(keep[s:e])[0] + s
-            empty = const(np.zeros(weight.shape[1], dtype=weight._data.dtype))
-            rows.append(emb[const(sel)].amax(0) if len(sel) else empty)
-        return O.stack(rows) if rows else const(np.zeros((0, weight.shape[1]), dtype=weight._data.dtype))
-    m = np.zeros((nb, len(flat)), dtype=weight._data.dtype)
+    # each entry's bag (-1: in none, or padding) and constant factor (mean: 1 / the bag's size)
+    bag = np.full(len(flat), -1, dtype=np.int64)
+    coef = np.ones(len(flat), dtype=np.float64)
     for b_, (s, e) in enumerate(zip(starts, ends)):
-        m[b_, s:e] = keep[s:e]
+        bag[s:e] = b_
         if mode == "mean":
             cnt = keep[s:e].sum()
             if cnt:
-                m[b_, s:e] /= cnt
-    mat = const(m)
-    if psw is not None:
-        mat = mat * psw.reshape(1, -1)
-    return O.matmul(mat, emb)
+                coef[s:e] = 1.0 / cnt
+    bag[~keep] = -1
+    if psw is not None and psw.dtype != weight.dtype:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as tensor for argument "
+                           f"#1 'per_sample_weights'; but type {weight.type()} does not equal {psw.type()} (while "
+                           "checking arguments for embedding_bag)")
+    # one node, EmbeddingBagBackward0, with edges to weight and per_sample_weights as in PyTorch
+    return O.nn_fused.embedding_bag(weight, psw, flat, bag, coef,
+                                    len(starts), mode, scale_grad_by_freq)
 
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "

@@ -270,23 +270,44 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                      size_average=None, reduce=None, reduction: str = "mean",
                                      pos_weight: Tensor | None = None) -> Tensor:
-    """Sigmoid + binary cross entropy in one stable formula; ``pos_weight`` scales positive targets."""
+    """Sigmoid + binary cross entropy in one stable formula; ``pos_weight`` scales positive targets.
+
+    One node, as in PyTorch (weight and pos_weight get no gradient there either):
+
+    >>> import retrograd as torch
+    >>> x = torch.zeros(2, requires_grad=True)
+    >>> torch.nn.functional.binary_cross_entropy_with_logits(x, torch.tensor([0., 1.]))
+    tensor(0.6931, grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
+    """
     if size_average is not None or reduce is not None:
         reduction = legacy_get_string(size_average, reduce)
     _check_reduction(reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({Size(target.shape)}) must be the same as input size "
                          f"({Size(input.shape)})")
-    # log(1 + exp(-x)) = softplus(-x), evaluated without overflow
-    sp = _nn.softplus(-input, 1.0, 20.0)
-    if pos_weight is not None:
-        lw = (pos_weight - 1) * target + 1
-        loss = (1 - target) * input + lw * sp
-    else:
-        loss = (1 - target) * input + sp
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    from .. import _dtype as D
+    from ..autograd import grad_mode
+    from .._tensor import _scalar_type_name
+
+    dt = D.promote_types(input.dtype, target.dtype)
+    if not target.is_floating_point():  # (PyTorch writes the loss into a tensor like the target)
+        raise RuntimeError(f"result type {_scalar_type_name(dt)} can't be cast to the desired output type "
+                           f"{_scalar_type_name(target.dtype)}")
+    arrays = {}
+    for name, w in (("weight", weight), ("pos_weight", pos_weight)):
+        if w is None:
+            continue
+        if w.requires_grad and grad_mode.state.enabled:
+            raise RuntimeError(f"The function 'binary_cross_entropy_with_logits' is not differentiable with "
+                               f"respect to argument '{name}'. This input cannot have requires_grad True.")
+        arrays[name] = w._data.astype(dt.np, copy=False)
+    shape = tuple(input.shape)
+    full = np.broadcast_shapes(shape, *[a.shape for a in arrays.values()])
+    if full != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
+    # one node, BinaryCrossEntropyWithLogitsBackward0, with edges to input and target as in PyTorch
+    return O.nn_fused.binary_cross_entropy_with_logits(input, target, arrays.get("weight"),
+                                                      arrays.get("pos_weight"), reduction, dt)
 
 
 def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",

@@ -12,7 +12,6 @@ from .._tensor import Tensor
 from ..autograd import grad_mode as _grad_mode
 from ._ctc import ctc_loss
 from ._losses import legacy_get_string
-from ._util import const
 
 __all__ = [
     "cosine_embedding_loss",
@@ -119,7 +118,13 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     if isinstance(target, Tensor) and target.requires_grad and _grad_mode.state.enabled:
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument 'target'. "
                            "This input cannot have requires_grad True.")
-    return _reduce(O.log1p(O.exp(-target * input)), reduction)
+    t = target._data if isinstance(target, Tensor) else np.asarray(target)
+    shape = tuple(input.shape)
+    full = np.broadcast_shapes(shape, t.shape)
+    if full != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
+    # one node, SoftMarginLossBackward0, as in PyTorch (the target gets no edge)
+    return O.nn_fused.soft_margin_loss(input, t.astype(input._data.dtype, copy=False), reduction)
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -222,19 +227,19 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
         raise RuntimeError(f"inconsistent target size, expected {n} but got {list(target.shape)}")
     if t.size and (t.min() < 0 or t.max() >= c):
         raise RuntimeError("target out of range")
-    idx = const(t.astype(np.int64).reshape(n, 1))
-    x_y = O.gather(x, 1, idx)
-    z = O.clamp_min(margin - x_y + x, 0)
-    if p == 2:
-        z = z * z
+    from .._tensor import _scalar_type_name
+
+    for want, got in (("Long", target), (_scalar_type_name(input.dtype), weight)):
+        if got is not None and _scalar_type_name(got.dtype) != want:
+            raise RuntimeError(f"expected scalar type {want} but found {_scalar_type_name(got.dtype)}")
+    w = None
     if weight is not None:
-        z = z * O.gather(weight, 0, const(t.astype(np.int64))).reshape(n, 1)
-    not_target = np.ones((n, c), dtype=x._data.dtype)
-    not_target[np.arange(n), t] = 0
-    loss = (z * const(not_target)).sum(1) / c
-    if unbatched:
-        loss = loss.reshape(())
-    return _reduce(loss, reduction)
+        if weight.requires_grad and _grad_mode.state.enabled:
+            raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument "
+                               "'weight'. This input cannot have requires_grad True.")
+        w = weight._data.astype(input._data.dtype, copy=False)
+    # one node, MultiMarginLossBackward0, as in PyTorch (target and weight get no edges)
+    return O.nn_fused.multi_margin_loss(input, t.astype(np.int64), p, margin, w, reduction)
 
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
@@ -253,22 +258,16 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, red
     if x.ndim != 2 or t is None or tuple(t.shape) != tuple(x.shape):
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
     n, c = x.shape
-    counts = np.zeros((n, c), dtype=x._data.dtype)
-    is_target = np.zeros((n, c), dtype=bool)
-    for row in range(n):
-        for j in t[row]:
-            if j < 0:
-                break
-            if j >= c:
-                raise RuntimeError(f"target index {int(j)} is out of bounds for size {c}")
-            counts[row, j] += 1
-            is_target[row, j] = True
-    mask = counts[:, :, None] * (~is_target)[:, None, :]
-    z = O.clamp_min(1 - x.unsqueeze(2) + x.unsqueeze(1), 0)
-    loss = (z * const(mask.astype(x._data.dtype))).sum((1, 2)) / c
-    if unbatched:
-        loss = loss.reshape(())
-    return _reduce(loss, reduction)
+    # each row's targets run up to its first negative entry
+    if t.size and (t.min() < -1 or t.max() >= c):
+        raise RuntimeError("argument #2 'target' is out of range")
+    listed = np.cumprod(t >= 0, axis=1).astype(bool)
+    counts = np.zeros((n, c), dtype=input._data.dtype)
+    rows = np.broadcast_to(np.arange(n)[:, None], t.shape)
+    np.add.at(counts, (rows[listed], t[listed]), 1)
+    mask = counts[:, :, None] * (counts == 0)[:, None, :]
+    # one node, MultilabelMarginLossBackward0, as in PyTorch (the target gets no edge)
+    return O.nn_fused.multilabel_margin_loss(input, mask, reduction)
 
 
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,

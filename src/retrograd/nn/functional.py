@@ -441,20 +441,27 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
 
 def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bias: Tensor | None = None,
                eps: float = 1e-5) -> Tensor:
-    """Normalise over the last ``len(normalized_shape)`` dims, then scale and shift."""
+    """Normalise over the last ``len(normalized_shape)`` dims, then scale and shift (one node, as PyTorch).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.layer_norm(torch.tensor([[1., 3.]], requires_grad=True), (2,))
+    tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
+    """
     ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(ns)
+    if k == 0:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
     if tuple(input.shape[input.ndim - k:]) != ns or input.ndim < k:
         raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape "
                            f"[*, {', '.join(map(str, ns))}], but got input of size{list(input.shape)}")
-    dims = tuple(range(input.ndim - k, input.ndim))
-    mean, var = _bn_stats(input, dims)
-    out = (input - mean) / O.sqrt(var + eps)
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
+    for name, p in (("weight", weight), ("bias", bias)):
+        if p is not None and tuple(p.shape) != ns:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(p.shape)} and normalized_shape = {list(ns)}")
+    O.nn_fused.check_norm_dtypes("LayerNormKernelImpl", input, weight, bias)
+    # one node, NativeLayerNormBackward0, as in PyTorch (src/retrograd/_ops/nn_fused.py)
+    return O.nn_fused.layer_norm(input, k, weight, bias, eps)
 
 
 def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
@@ -475,10 +482,15 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps:
 
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
                eps: float = 1e-5) -> Tensor:
-    """Normalise each group of channels over (channels in group, spatial dims)."""
+    """Normalise each group of channels over (channels in group, spatial dims) (one node, as PyTorch).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.group_norm(torch.tensor([[1., 3.]]), 1)
+    tensor([[-1.0000,  1.0000]])
+    """
     if input.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
-    n, c = input.shape[0], input.shape[1]
+    c = input.shape[1]
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {list(input.shape)} and num_groups={num_groups}")
@@ -490,15 +502,9 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
         shown = weight if weight is not None else bias
         raise RuntimeError(f"Expected bias to be a vector of size equal to the number of channels in input, but "
                            f"got bias of shape {list(shown.shape)} and input of shape {list(input.shape)}")
-    x = input.reshape(n, num_groups, -1)
-    mean, var = _bn_stats(x, (2,))
-    out = ((x - mean) / O.sqrt(var + eps)).reshape(input.shape)
-    shape = (1, c) + (1,) * (input.ndim - 2)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+    O.nn_fused.check_norm_dtypes("GroupNormKernelImpl", input, weight, bias)
+    # one node, NativeGroupNormBackward0, as in PyTorch (src/retrograd/_ops/nn_fused.py)
+    return O.nn_fused.group_norm(input, num_groups, weight, bias, eps)
 
 
 # ====================================================================== embedding / one_hot
