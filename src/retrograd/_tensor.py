@@ -274,10 +274,11 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if self._grad_fn is not None:
+            # (torch adds the detach() hint only when the flag is being turned off)
             raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a "
-                "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach().")
+                "you can only change requires_grad flags of leaf variables." + ("" if value else
+                " If you want to use a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."))
         # (PyTorch words this refusal differently in each entry point; we follow each one)
         self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 

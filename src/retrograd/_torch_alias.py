@@ -34,10 +34,21 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        return importlib.import_module("retrograd" + spec.name[len("torch"):])
+        module = importlib.import_module("retrograd" + spec.name[len("torch"):])
+        # the import system sets __spec__ on whatever create_module returns; keep retrograd's
+        # own (restored in exec_module), or the module's relative imports would resolve
+        # against "torch.X" and warn "__package__ != __spec__.parent"
+        self._own_specs[id(module)] = module.__spec__
+        return module
 
     def exec_module(self, module) -> None:
-        """Already executed as retrograd.X."""
+        """Already executed as retrograd.X: only put its own __spec__ back."""
+        own = self._own_specs.pop(id(module), None)
+        if own is not None:
+            module.__spec__ = own
+
+    def __init__(self) -> None:
+        self._own_specs: dict = {}
 
 
 _finder = _TorchAlias()

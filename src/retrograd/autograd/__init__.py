@@ -100,6 +100,8 @@ def _make_grads(outputs: tuple, grads: tuple, is_grads_batched: bool = False) ->
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {Size(gshape)} and output[{i}] has a shape "
                 f"of {Size(o._data.shape)}.")
+        if g._data.dtype != o._data.dtype and o._data.dtype.kind == "f" and g._data.dtype.kind == "f":
+            g = g.to(o.dtype)  # torch's engine casts a root gradient to its output's dtype
         out.append(g)
     return out
 

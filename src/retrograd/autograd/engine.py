@@ -434,7 +434,15 @@ def _checked_hook_values(hook, res, old: list) -> list:
     if len(res) != len(old):
         raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got {len(res)}, "
                            f"but expected {len(old)})")
-    return [r if r is None or o is None else _checked_hook_value(hook, r, o) for r, o in zip(res, old)]
+    out = []
+    for r, o in zip(res, old):
+        if r is None:
+            out.append(None)
+        elif o is None:
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        else:
+            out.append(_checked_hook_value(hook, r, o))
+    return out
 
 
 def _accumulate_retained(t, g) -> None:

@@ -321,7 +321,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def _short(dt) -> str:
-    return {"float32": "Float", "float64": "Double", "float16": "Half"}.get(dt.name, dt.name)
+    from .._tensor import _scalar_type_name
+
+    return _scalar_type_name(dt)
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

@@ -629,7 +629,9 @@ class Module:
         for hook in self._state_dict_hooks.values():
             result = hook(self, destination, prefix, local_metadata)
             if result is not None:
-                destination = result
+                if getattr(hook, "_from_public_api", False):
+                    raise RuntimeError("state_dict post-hook must return None")
+                destination = result  # (the private API's hooks may hand back a new dict)
         return destination
 
     def register_state_dict_pre_hook(self, hook) -> RemovableHandle:
@@ -638,6 +640,17 @@ class Module:
         return handle
 
     def register_state_dict_post_hook(self, hook) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata)`` after state_dict; it edits the dict in
+        place and must return None (the older private ``_register_state_dict_hook`` may return a dict)."""
+        hook._from_public_api = True  # (as torch marks it: state_dict() then refuses a returned value)
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_state_dict_hook(self, hook) -> RemovableHandle:
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook that was "
+                               "previously registered via register_state_dict_post_hook")
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
         return handle
@@ -682,6 +695,8 @@ class Module:
                     if assign:
                         if isinstance(param, Parameter) and not isinstance(input_param, Parameter):
                             input_param = Parameter(input_param, requires_grad=param.requires_grad)
+                        elif isinstance(input_param, Parameter):
+                            input_param.requires_grad_(param.requires_grad)  # the module's flag wins, as in torch
                         setattr(self, name, input_param)
                     else:
                         param.copy_(input_param)
@@ -806,6 +821,7 @@ class Module:
         if self._is_full_backward_hook is True:
             raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
                                "Please use only one of them.")
+        self._is_full_backward_hook = False
         handle = RemovableHandle(self._backward_hooks)
         self._backward_hooks[handle.id] = hook
         return handle
