@@ -93,3 +93,38 @@ def test_node_hook_cannot_replace_a_none_gradient():
         return _outcome(lambda _: w.sum().backward(), T)
 
     assert run(rg) == run(torch)
+
+
+def test_old_style_function_is_refused_inside_func_transforms():
+    def run(T):
+        class MyExp(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = x.exp()
+                ctx.save_for_backward(y)
+                return y
+
+            @staticmethod
+            def backward(ctx, g):
+                y, = ctx.saved_tensors
+                return g * y
+
+        return (_outcome(lambda _: T.vmap(MyExp.apply)(T.ones(2, 3)), T),
+                _outcome(lambda _: T.func.grad(lambda x: MyExp.apply(x).sum())(T.ones(2)), T),
+                [round(v, 5) for v in MyExp.apply(T.ones(2)).tolist()])  # (outside a transform it is fine)
+
+    assert run(rg) == run(torch)
+
+
+def test_pin_memory_without_accelerator_warns_at_each_iteration():
+    import warnings
+
+    def run(T):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            dl = T.utils.data.DataLoader([1, 2, 3], pin_memory=True)
+            iter(dl)
+            iter(dl)
+        return [str(m.message) for m in w if "pin_memory" in str(m.message)]
+
+    assert run(rg) == run(torch)

@@ -257,11 +257,22 @@ _MISSING = object()
 _NO_PAUSE = contextlib.nullcontext()
 
 
+# How many torch.func transforms (grad, vjp, jvp, jacrev, jacfwd, hessian, vmap) are running
+# the user's function right now: an old-style Function (forward(ctx, ...)) is refused inside
+# one, as torch refuses it.
+_func_transforms = [0]
+_NEEDS_SETUP_CONTEXT = ("In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
+                        "...), it must override the setup_context staticmethod. For more details, please see "
+                        "https://pytorch.org/docs/main/notes/extending.func.html")
+
+
 def _uses_setup_context(cls) -> bool:
     return getattr(cls.setup_context, "__func__", cls.setup_context) is not Function.__dict__["setup_context"].__func__
 
 
 def _apply(cls, args: tuple):
+    if _func_transforms[0] and not _uses_setup_context(cls):
+        raise RuntimeError(_NEEDS_SETUP_CONTEXT)
     T = _Tensor()
     ctx = cls._backward_cls()
     is_tensor = tuple(isinstance(a, T) for a in args)

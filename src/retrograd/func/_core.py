@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import autograd as _autograd
 from .._tensor import Tensor
+from ..autograd import function as _function
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad
 from ._pytree import tree_flatten, tree_unflatten
@@ -155,3 +156,14 @@ def replace_argnums(args: tuple, argnums, new) -> tuple:
         return tuple(new if i == argnums else a for i, a in enumerate(args))
     pos = {a: k for k, a in enumerate(argnums)}
     return tuple(new[pos[i]] if i in pos else a for i, a in enumerate(args))
+
+
+class running_user_function:
+    """Context around a transform's call of the user's function (see autograd.function._func_transforms)."""
+
+    def __enter__(self):
+        _function._func_transforms[0] += 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _function._func_transforms[0] -= 1

@@ -13,7 +13,8 @@ from .. import _creation
 from .._size import Size
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ._core import Scope, autograd_grad, check_argnums, replace_argnums, slice_argnums, undo_tensors
+from ._core import (Scope, autograd_grad, check_argnums, replace_argnums, running_user_function, slice_argnums,
+                    undo_tensors)
 from ._pytree import pprint_spec, tree_flatten, tree_unflatten
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize"]
@@ -30,7 +31,8 @@ def _grad_and_value_impl(func: Callable, argnums, has_aux: bool, args: tuple, kw
         flat_diff, spec = tree_flatten(diff_args)
         handles = [scope.make_diff(x) for x in flat_diff]
         args = replace_argnums(args, argnums, tree_unflatten(handles, spec))
-        output = func(*args, **kwargs)
+        with running_user_function():
+            output = func(*args, **kwargs)
         aux = None
         if has_aux:
             if not (isinstance(output, tuple) and len(output) == 2):
@@ -111,7 +113,8 @@ def _vjp_impl(func: Callable, primals: tuple, has_aux: bool, argnums=None):
         handles = [scope.make_diff(x) for x in flat_diff]
         new = tree_unflatten(handles, diff_spec)
         args = new if argnums is None else replace_argnums(primals, argnums, new)
-        out = func(*args)
+        with running_user_function():
+            out = func(*args)
         aux = None
         if has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
@@ -208,7 +211,8 @@ def _jvp_impl(func: Callable, primals, tangents, has_aux: bool, argnums=None, st
             args = new
         else:
             args = replace_argnums(primals, argnums, new[0] if isinstance(argnums, int) else new)
-        out = func(*args)
+        with running_user_function():
+            out = func(*args)
         aux = None
         if has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
@@ -289,7 +293,8 @@ def linearize(func: Callable, *primals) -> tuple[Any, Callable]:
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     with grad_mode.no_grad():
-        out = func(*primals)
+        with running_user_function():
+            out = func(*primals)
     leaves, spec = tree_flatten(out)
     out = tree_unflatten([o.detach() if isinstance(o, Tensor) else o for o in leaves], spec)
 

@@ -17,7 +17,8 @@ from .. import _creation
 from .._tensor import Tensor
 from .._ops import stack
 from ..autograd import grad_mode
-from ._core import Scope, autograd_grad, check_argnums, replace_argnums, slice_argnums, undo_tensors
+from ._core import (Scope, autograd_grad, check_argnums, replace_argnums, running_user_function, slice_argnums,
+                    undo_tensors)
 from ._pytree import tree_flatten, tree_unflatten
 
 __all__ = ["jacrev", "jacfwd", "hessian"]
@@ -40,7 +41,8 @@ def _jacobian(func: Callable, args: tuple, argnums, has_aux: bool, fwd: bool):
                 if not (x.is_floating_point() or x.is_complex()):
                     raise ValueError(f"Expected primal to be floating point or complex, but got: {x.dtype}")
         handles = [scope.make_diff(x) for x in flat_diff]
-        out = func(*replace_argnums(args, argnums, tree_unflatten(handles, diff_spec)))
+        with running_user_function():
+            out = func(*replace_argnums(args, argnums, tree_unflatten(handles, diff_spec)))
         aux = None
         if has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):

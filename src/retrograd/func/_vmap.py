@@ -16,6 +16,7 @@ from .. import _creation
 from .._ops import stack
 from .._tensor import Tensor
 from ._jac import _check_randomness_arg
+from ._core import running_user_function
 from ._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
@@ -97,13 +98,15 @@ def _call_per_sample(func, batch_size: int, flat_dims: list, flat_args: list, sp
         # output structure and shapes (PyTorch runs func once on the empty batch).
         sample = [a if d is None else _creation.zeros(a.shape[:d] + a.shape[d + 1:], dtype=a.dtype)
                   for a, d in zip(flat_args, flat_dims)]
-        out, out_spec = tree_flatten(func(*tree_unflatten(sample, spec), **kwargs))
+        with running_user_function():
+            out, out_spec = tree_flatten(func(*tree_unflatten(sample, spec), **kwargs))
         return [], out_spec, out
     for b in range(batch_size):
         if randomness == "same":
             _set_rng_state(start)
         sample = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
-        flat_out, s = tree_flatten(func(*tree_unflatten(sample, spec), **kwargs))
+        with running_user_function():
+            flat_out, s = tree_flatten(func(*tree_unflatten(sample, spec), **kwargs))
         if randomness == "error":
             if not np.array_equal(_rng_state(), start):
                 _set_rng_state(start)

@@ -7,6 +7,7 @@ runs when an epoch starts and ``get_worker_info()`` reports worker 0 of 1 while 
 from __future__ import annotations
 
 import itertools
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -221,6 +222,9 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self) -> _LoaderIter:
+        if self.pin_memory:  # (torch says so each time an iteration starts without an accelerator)
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                          "memory won't be used.", UserWarning, stacklevel=2)
         return _LoaderIter(self)
 
     def __len__(self) -> int:
