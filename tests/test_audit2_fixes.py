@@ -128,3 +128,22 @@ def test_pin_memory_without_accelerator_warns_at_each_iteration():
         return [str(m.message) for m in w if "pin_memory" in str(m.message)]
 
     assert run(rg) == run(torch)
+
+
+def test_full_backward_hook_sees_zero_grads_for_tensor_inputs_without_grad():
+    def run(T):
+        class M(T.nn.Module):
+            def forward(self, a, b, k):
+                return a * b * k
+
+        m = M()
+        seen = []
+        m.register_full_backward_hook(lambda mod, gi, go: seen.append(
+            tuple(None if g is None else g.tolist() for g in gi)))
+        a = T.tensor([1., 2.], requires_grad=True)
+        b = T.tensor([3., 3.])
+        m(a, b, 2.0).sum().backward()
+        m(b, a, 1.0).sum().backward()
+        return seen, a.grad.tolist()
+
+    assert run(rg) == run(torch)

@@ -915,6 +915,12 @@ class Module:
         return main + ")"
 
 
+def _zeros_like_data(t: Tensor) -> Tensor:
+    import numpy as np
+
+    return Tensor._wrap(np.zeros(t._data.shape, dtype=t._data.dtype), False, None, 0)
+
+
 class _BackwardHook:
     """Full backward (pre-)hooks of one module call, as PyTorch's ``BackwardHook``.
 
@@ -933,6 +939,7 @@ class _BackwardHook:
         self.output_idx = None
         self.n_inputs = -1
         self.input_idx = None
+        self.input_zeros = ()  # (position, tensor) of tensor inputs that do not require grad
 
     @staticmethod
     def _pack(indices, values, size) -> tuple:
@@ -960,6 +967,13 @@ class _BackwardHook:
                 if self.grad_outputs is None:
                     return None
                 res = self._pack(self.input_idx, grad_input, self.n_inputs)
+                if self.input_zeros:
+                    # torch routes every tensor input through its hook function; one that does not
+                    # require grad gets a zero gradient there (materialized), not None
+                    res = list(res)
+                    for i, t in self.input_zeros:
+                        res[i] = _zeros_like_data(t)
+                    res = tuple(res)
                 for user_hook in self.user_hooks:
                     out = user_hook(self.module, res, self.grad_outputs)
                     if out is None:
@@ -974,6 +988,8 @@ class _BackwardHook:
 
         res, self.input_idx = self._apply_on_tensors(fn, args)
         self.n_inputs = len(args)
+        if self.input_idx is not None:
+            self.input_zeros = tuple((i, a) for i, a in enumerate(args) if isinstance(a, Tensor) and not a.requires_grad)
         return res
 
     def setup_output_hook(self, result):
