@@ -33,7 +33,8 @@ def bind(names, namespace) -> None:
         fn = getattr(namespace, name)
         if name in Tensor.__dict__:
             continue
-        setattr(Tensor, name, fn)
+        # (an op whose argument errors count positions has a method form that skips ``self``)
+        setattr(Tensor, name, getattr(fn, "method_form", fn))
 
 
 bind(METHODS, O)
@@ -50,7 +51,25 @@ def bind_family_methods() -> None:
 
 
 bind_family_methods()
-Tensor.sum_to_size = lambda self, *size: O.sum_to(self, O._common.parse_shape(size))
+# (these methods also take dims one by one, x.permute(1, 0); the functions want one tuple)
+Tensor.permute = O.shape.permute_method
+Tensor.flip = O.shape_more.flip_method
+Tensor.tile = O.shape_more.tile_method
+
+
+def _sum_to_size(self, *size):
+    """``x.sum_to_size(*size)``: sum broadcast dims away so the result has ``size``."""
+    shape = O._common.parse_shape(size)
+    have = tuple(self.shape)
+    # PyTorch: ``size`` must be expandable to self's shape (not a reshape)
+    ok = len(shape) <= len(have) and all(s == h or s == 1 for s, h in zip(shape[::-1], have[::-1]))
+    if not ok:
+        raise RuntimeError(f"size {{[{', '.join(map(str, shape))}]}} is not expandable to size "
+                           f"{{[{', '.join(map(str, have))}]}}.")
+    return O.sum_to(self, shape)
+
+
+Tensor.sum_to_size = _sum_to_size
 
 
 def _where_method(self, condition, y):
@@ -289,7 +308,6 @@ for _flag in ("is_mps", "is_xpu", "is_ipu", "is_mkldnn", "is_vulkan", "is_xla", 
 Tensor.is_distributed = lambda self: False
 Tensor.to_dense = lambda self, dtype=None, *, masked_grad=None: self if dtype is None else self.to(dtype)
 Tensor.const_data_ptr = lambda self: self.data_ptr()
-Tensor.adjoint = lambda self: O.transpose(self, -2, -1)
 
 
 def _fill_diagonal_(self, fill_value, wrap: bool = False):

@@ -231,3 +231,66 @@ def parse_shape(args) -> tuple[int, ...]:
         return tuple(int(a) for a in args)
     except TypeError:
         raise TypeError(f"expected a sequence of integers, got {args!r}") from None
+
+
+def grad_dtype(input: Tensor, dtype):
+    """``dtype=`` of a differentiable op: PyTorch's autograd refuses a non-float result type."""
+    if dtype is not None and input._requires_grad and not dtype.is_floating_point:
+        from ..autograd import grad_mode
+        from .._tensor import _scalar_type_name
+
+        if grad_mode.is_grad_enabled():
+            raise RuntimeError(f"Autograd not support dtype: {_scalar_type_name(dtype)}")
+    return dtype
+
+
+def no_keepdim_without_dim(name: str, keepdim, dim_doc: str = "tuple of ints dim") -> None:
+    """``x.sum(keepdim=True)`` (no dim) matches none of PyTorch's signatures: its TypeError."""
+    if keepdim:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (keepdim=bool, ), but "
+                        f"expected one of:\n * (*, torch.dtype dtype = None)\n"
+                        f" * ({dim_doc}, bool keepdim = False, *, torch.dtype dtype = None)\n")
+
+
+_MISSING = object()
+
+
+def tensor_args(name: str, _method_only: bool = False, **positions: int):
+    """Decorator: PyTorch's TypeError when a parameter that must be a Tensor gets anything else.
+
+    ``positions`` maps each such parameter to its position in PyTorch's signature, as its
+    message counts it (from 1), e.g. ``@tensor_args("gather", index=3)``.  PyTorch's Tensor
+    methods do not count ``self``: the wrapper's ``method_form`` (what ``_tensor_methods``
+    binds) says one less.  ``_method_only``: the op is a method only (``put_``), so
+    ``positions`` are already the method's.
+    """
+    import functools
+    import inspect
+
+    def make(fn, pos_of: dict):
+        params = list(inspect.signature(fn).parameters)
+        where = [(p, params.index(p), pos) for p, pos in pos_of.items()]
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            for p, i, pos in where:
+                v = args[i] if i < len(args) else kwargs.get(p, _MISSING)
+                if v is not _MISSING and not isinstance(v, Tensor):
+                    raise TypeError(f"{name}(): argument '{p}' (position {pos}) must be Tensor, not "
+                                    f"{type(v).__name__}")
+            return fn(*args, **kwargs)
+        return wrapper
+
+    def deco(fn):
+        wrapper = make(fn, positions)
+        if not _method_only:
+            wrapper.method_form = make(fn, {p: pos - 1 for p, pos in positions.items() if pos > 1})
+        return wrapper
+    return deco
+
+
+def int_tuple_arg(name: str, arg: str, pos: int, dims: tuple):
+    """Function forms that take one tuple (torch.flip(x, 0) is refused; the method's varargs are not)."""
+    if len(dims) == 1 and isinstance(dims[0], (int, np.integer)) and not isinstance(dims[0], bool):
+        raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be tuple of ints, not "
+                        f"{type(dims[0]).__name__}")

@@ -522,12 +522,17 @@ class _SavedList(list):
 SavedTensor_types = (SavedTensor, _SavedList)
 
 
-def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None):
+def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None, cast=None):
     """Run ``op`` with ``target`` as first input, writing the result into ``target``.
 
     Rewrites ``target``'s history: its grad_fn becomes the op's node, fed by a snapshot
     of what ``target`` was.  Errors as PyTorch for leaves that require grad.
+    ``cast``: the dtype the out-of-place op would return (its ``apply(..., cast)``); PyTorch
+    refuses the in-place form when that type cannot be cast back to ``target``'s dtype,
+    before computing anything (the forward may not even run on ``target``'s dtype).
     """
+    if cast is not None:
+        check_inplace_cast(cast, target)
     if _SLOW and _forward_ad is not None:  # (a dual level is open: the target's tangent changes too;
         # the hook runs this function again with the level paused)
         return _forward_ad.inplace(op, target, others, static, apply_inplace)
@@ -569,18 +574,32 @@ def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None):
     return target
 
 
+def check_inplace_cast(result_dtype, target) -> None:
+    """PyTorch's refusal of an in-place result (a retrograd dtype) that can't be cast to ``target``."""
+    from .. import _dtype as D
+
+    to = D.from_numpy_dtype(target._data.dtype)
+    if not D.can_cast(result_dtype, to):
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError(f"result type {_scalar_type_name(result_dtype)} can't be cast to the "
+                           f"desired output type {_scalar_type_name(to)}")
+
+
 def _write(target, data) -> None:
     td = target._data
     if td.dtype != data.dtype:
         data = np.asarray(data)
         if not np.can_cast(data.dtype, td.dtype, casting="same_kind") and not (
                 td.dtype.kind == "b" and data.dtype.kind == "b"):
-            from .._dtype import from_numpy_dtype
-            from .._tensor import _scalar_type_name
+            from .. import _dtype as D
 
-            raise RuntimeError(
-                f"result type {_scalar_type_name(from_numpy_dtype(data.dtype))} can't be cast to the "
-                f"desired output type {_scalar_type_name(from_numpy_dtype(td.dtype))}")
+            rt = D.from_numpy_dtype(data.dtype)
+            if data.dtype.kind == "f" and td.dtype.kind in "iub":
+                # NumPy computes exp(int) in float64 (exp(bool) in float16); PyTorch's
+                # promoted type for an integral input is the default float dtype
+                rt = D.get_default_dtype()
+            check_inplace_cast(rt, target)
     if td.ndim == 0 and not isinstance(td, np.ndarray):
         target._data = np.asarray(data, dtype=td.dtype)
     else:

@@ -286,8 +286,10 @@ def _igamma_pair(a, x):
         q[cf] = _q_cf(a[cf], x[cf])
         p[cf] = 1 - q[cf]
     # edges: P(a, 0) = 0; P(0, x > 0) = 1; P(a, inf) = 1; P(inf, x finite) = 0
-    one = ((a == 0) & (x > 0)) | ((x == np.inf) & (a > 0) & np.isfinite(a))
-    zero = ((x == 0) & (a > 0)) | ((a == np.inf) & (x >= 0) & np.isfinite(x))
+    # (PyTorch checks x first: a NaN ``a`` still gives P(a, 0) = 0 and P(a, inf) = 1)
+    nan_a = np.isnan(a)
+    one = ((a == 0) & (x > 0)) | ((x == np.inf) & (((a > 0) & np.isfinite(a)) | nan_a))
+    zero = ((x == 0) & ((a > 0) | nan_a)) | ((a == np.inf) & (x >= 0) & np.isfinite(x))
     p[one], q[one] = 1.0, 0.0
     p[zero], q[zero] = 0.0, 1.0
     return p, q

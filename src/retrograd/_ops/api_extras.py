@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
+from ._common import tensor_args
 
 __all__ = ["alias_copy", "diagonal_copy", "expand_copy", "permute_copy", "select_copy", "slice_copy",
            "split_copy", "split_with_sizes_copy", "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy",
@@ -401,6 +402,9 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
     from ._common import wrap_dim
 
     _tensor_arg("gradient", input)
+    if input._data.dtype.kind == "b":  # (PyTorch's differences are subtractions: refused for bool)
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     nd = input.ndim
@@ -513,6 +517,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return _F().cosine_embedding_loss(input1, input2, target, margin, reduction=_red(reduction))
 
 
+@tensor_args("prelu", weight=2)
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``torch.prelu``: max(0, x) + weight * min(0, x).
 

@@ -10,8 +10,10 @@ import warnings
 
 import numpy as np
 
-from .._tensor import Tensor, bump_version
+from .. import _dtype as D
+from .._tensor import Tensor, _scalar_type_name, bump_version
 from . import _registry
+from ._out import need_dtype, with_out
 from ._registry import apply, apply_inplace, primitive
 from ..autograd import grad_mode
 from .._tensor import Tensor as _T
@@ -435,6 +437,8 @@ def setitem(self: Tensor, key, value) -> None:
     bump_version(self)
 
 
+@with_out("nonzero", need_dtype(lambda o: "nonzero: Expected out tensor to have scalar type Long but got scalar "
+          f"type{_scalar_type_name(o.dtype)}", D.int64), grad_check=False)
 def nonzero(input: Tensor, *, as_tuple: bool = False):
     """Indices of non-zero elements: an (n, ndim) int64 tensor, or a tuple of 1-d tensors."""
     d = input._data

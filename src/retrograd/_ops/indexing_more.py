@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._common import broadcast_error, shape_str, to_tensor, wrap_dim
+from ._common import broadcast_error, shape_str, tensor_args, to_tensor, wrap_dim
+from ._out import same_dtype, with_out
 from ._registry import apply, apply_inplace, primitive
 from .indexing import nonzero
 from .shape import expand, reshape
@@ -125,6 +126,7 @@ def _check_gather(name: str, input: Tensor, dim: int, index: np.ndarray, src_sha
     return d
 
 
+@tensor_args("gather", index=3)
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out=None) -> Tensor:
     """Values of ``input`` at ``index`` along ``dim``: ``out[i][j] = input[index[i][j]][j]`` (dim 0).
 
@@ -138,6 +140,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
     return apply(_gather, (input,), {"dim": d, "index": idx})
 
 
+@with_out("take_along_dim", "same", grad_name="gather")
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None, *, out=None) -> Tensor:
     """``gather`` with NumPy's take_along_axis broadcasting; ``dim=None`` works on the flattened input."""
     if isinstance(indices, Tensor) and indices._data.dtype != np.int64:
@@ -504,6 +507,7 @@ def _bounds(idx: np.ndarray, size: int, dim: int, kind: str) -> np.ndarray:
     return idx % size if lo else idx
 
 
+@tensor_args("index_select", index=3)
 def index_select(input: Tensor, dim: int, index: Tensor, *, out=None) -> Tensor:
     """The slices of ``input`` at ``index`` (a 1-d int tensor) along ``dim``.
 
@@ -548,12 +552,14 @@ def _index_src_args(name: str, input: Tensor, dim: int, index, source: Tensor):
     return d, idx
 
 
+@tensor_args("index_add", index=3, source=4)
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1, out=None) -> Tensor:
     """``input`` with ``alpha * source`` added at ``index`` along ``dim`` (duplicates accumulate)."""
     d, idx = _index_src_args("index_add", input, dim, index, source)
     return apply(_index_add, (input, source), {"dim": d, "index": idx, "alpha": alpha})
 
 
+@tensor_args("index_add_", True, index=2, source=3)
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     d, idx = _index_src_args("index_add_", self, dim, index, source)
     return apply_inplace(_index_add, self, (source,), {"dim": d, "index": idx, "alpha": alpha})
@@ -589,18 +595,29 @@ _index_fill_t = primitive("index_fill_tensor", _index_fill_t_np, node="IndexFill
                           v=lambda g, dim, index: apply(_index_select, (g,), {"dim": dim, "index": index}).sum())
 
 
+@tensor_args("index_copy", index=3, source=4)
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor, *, out=None) -> Tensor:
     """``input`` with the slices at ``index`` along ``dim`` replaced by ``source``."""
     d, idx = _index_src_args("index_copy", input, dim, index, source)
     return apply(_index_copy, (input, source), {"dim": d, "index": idx})
 
 
+@tensor_args("index_copy_", True, index=2, source=3)
 def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     d, idx = _index_src_args("index_copy_", self, dim, index, source)
     return apply_inplace(_index_copy, self, (source,), {"dim": d, "index": idx})
 
 
 def _fill_args(input: Tensor, dim: int, index, value, name: str):
+    if not isinstance(index, Tensor):  # (PyTorch's overload resolution error: the index must be a Tensor)
+        got = ", ".join(type(v).__name__ for v in (input, dim, index, value))
+        bad = f"Tensor, {type(dim).__name__}, !{type(index).__name__}!, !{type(value).__name__}!"
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            f" * (Tensor input, int dim, Tensor index, Tensor value)\n"
+            f"      didn't match because some of the arguments have invalid types: ({bad})\n"
+            f" * (Tensor input, int dim, Tensor index, Number value)\n"
+            f"      didn't match because some of the arguments have invalid types: ({bad})\n")
     d = wrap_dim(dim, input._data.ndim)
     idx = _index_1d(index, name)
     size = input._data.shape[d] if input._data.ndim else 1
@@ -613,6 +630,8 @@ def _fill_args(input: Tensor, dim: int, index, value, name: str):
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     """``input`` with the slices at ``index`` along ``dim`` set to ``value`` (a number or 0-d tensor)."""
+    if not isinstance(index, Tensor):
+        _fill_args(input, dim, index, value, "index_fill")
     d, idx = _fill_args(input, dim, index, value, "index_fill_")
     if isinstance(value, Tensor):
         return apply(_index_fill_t, (input, value), {"dim": d, "index": idx})
@@ -711,6 +730,7 @@ _masked_select_bw = primitive("masked_select_backward", _masked_select_bw_np, no
                               grad=lambda g, mask: apply(_masked_select, (g,), {"mask": mask}))
 
 
+@with_out("masked_select", same_dtype("masked_select(): self and result must have the same scalar type"))
 def masked_select(input: Tensor, mask: Tensor, *, out=None) -> Tensor:
     """The elements of ``input`` where ``mask`` is True, as a 1-d tensor."""
     m = _mask_np(mask, "masked_select:")
@@ -779,6 +799,7 @@ _take_backward = primitive("take_backward", _take_bw_np, node="TakeBackwardBackw
                            grad=lambda g, index: apply(_take, (g,), {"index": index}))
 
 
+@tensor_args("take", index=2)
 def take(input: Tensor, index: Tensor) -> Tensor:
     """Elements of the flattened ``input`` at ``index`` (result has ``index``'s shape)."""
     idx = _np_index(index, "take")
@@ -831,6 +852,17 @@ def _bisect(seq: np.ndarray, vals: np.ndarray, right: bool, sorter: np.ndarray |
             end = np.where(active & ~go_right, mid, end)
 
 
+def _search_out(result: Tensor, out: Tensor) -> None:
+    if out._data.dtype != result._data.dtype:
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError(
+            "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) "
+            f"depending on whether out_int32 flag is True, but we got output tensor's dtype "
+            f"{_scalar_type_name(out.dtype)} and out_int32 flag is {result._data.dtype == np.int32}")
+
+
+@with_out("searchsorted", _search_out, grad_check=False)
 def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, right: bool = False,
                  side: str | None = None, sorter: Tensor | None = None, out=None) -> Tensor:
     """Indices where ``input`` would be inserted into the innermost dim of ``sorted_sequence``.
@@ -871,7 +903,8 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
     return _int_out(res.reshape(vals.shape), out_int32)
 
 
-def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False, out=None) -> Tensor:
+@with_out("bucketize", _search_out, grad_check=False)
+def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
     """Bucket index of each element of ``input`` given 1-d ``boundaries``.
 
     ``right=False``: ``boundaries[i-1] < x <= boundaries[i]``; ``right=True``: ``boundaries[i-1] <= x < boundaries[i]``.

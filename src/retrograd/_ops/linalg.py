@@ -8,7 +8,8 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ._common import binary_operands
+from ._common import binary_operands, tensor_args
+from ._out import with_out
 from ._registry import apply, primitive
 from .shape import _unsafe_view, reshape, sum_to, transpose, unsqueeze
 
@@ -155,6 +156,7 @@ def mv(input: Tensor, vec: Tensor, *, out: Tensor | None = None) -> Tensor:
     return apply(_mv, (input, vec))
 
 
+@tensor_args("dot", input=1, tensor=2)
 def dot(input: Tensor, tensor: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Inner product of two 1-d tensors.
 
@@ -176,6 +178,7 @@ def dot(input: Tensor, tensor: Tensor, *, out: Tensor | None = None) -> Tensor:
     return apply(_dot, (input, tensor))
 
 
+@with_out("outer", grad_name="mul")
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """Outer product of two vectors (a broadcast product, MulBackward0 as in PyTorch)."""
     if input._data.ndim != 1 or vec2._data.ndim != 1:
@@ -184,6 +187,7 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     return unsqueeze(input, 1) * vec2
 
 
+@with_out("ger", grad_name="mul")
 def ger(input: Tensor, vec2: Tensor) -> Tensor:
     """Alias of ``outer`` (PyTorch keeps the old name)."""
     return outer(input, vec2)
@@ -232,6 +236,9 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
         return _write_out("dot" if na == nb == 1 else "matmul", result, out,
                           (1,) + result._data.shape if (na, nb) == (1, 2) else None)
     if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        for arg, pos, v in (("input", 1, input), ("other", 2, other)):
+            if not isinstance(v, (Tensor, np.ndarray)):  # (a Python number: PyTorch's TypeError)
+                raise TypeError(f"matmul(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}")
         # an ndarray operand (ndarray @ tensor): both in the promoted dtype
         input, other, cast = binary_operands(input, other, "matmul")
         if cast is not None:

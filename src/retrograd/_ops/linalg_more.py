@@ -17,7 +17,7 @@ import numpy as np
 from .._tensor import Tensor, _scalar_type_name
 from . import _linalg_decomp as _D
 from ._linalg_decomp import out_arg
-from ._common import shape_str, wrap_dim
+from ._common import shape_str, tensor_args, wrap_dim
 from ._registry import apply, apply_inplace, primitive
 from .convert import clone
 from .linalg import CPP_NAMES, matmul, mm, mv, outer
@@ -47,6 +47,7 @@ _vdot = primitive("vdot", lambda a, b: np.asarray(np.vdot(a, b)), node="VdotBack
 
 
 @out_arg
+@tensor_args("vdot", input=1, other=2)
 def vdot(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """Dot product of two 1-d tensors (conjugating the first, a no-op for real tensors).
 
@@ -118,6 +119,7 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
 
 
 @out_arg
+@tensor_args("inner", input=1, other=2)
 def inner(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """Sum-product over the last dims of both (a product when either is 0-d)."""
     if input._data.ndim == 0 or other._data.ndim == 0:
@@ -567,6 +569,7 @@ addr_ = _inplace(_addr, _addr_args, lambda a, b: (a._data.shape[0], b._data.shap
 
 # ---------------------------------------------------------------- kron / cross / trace
 @out_arg
+@tensor_args("kron", input=1, other=2)
 def kron(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """Kronecker product (block matrix of input[i] * other).
 
@@ -617,6 +620,7 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out=None) -> Te
 
 
 @out_arg
+@tensor_args("cross", input=1, other=2)
 def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out=None) -> Tensor:
     """``torch.cross``: like linalg.cross; without ``dim``, the first dim of size 3 (deprecated)."""
     if dim is None:

@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor, _scalar_type_name
 from ._common import binary_operands
+from ._out import need_dtype, with_out
 from ._registry import apply, apply_inplace, primitive
 from .pointwise import _out
 
@@ -60,6 +61,10 @@ isposinf = _predicate("isposinf", lambda a: a == np.inf if _is_float(a) else _al
                       "torch.isposinf(torch.tensor([float('inf'), float('-inf')])) -> tensor([ True, False])")
 isneginf = _predicate("isneginf", lambda a: a == -np.inf if _is_float(a) else _all(False)(a),
                       "torch.isneginf(torch.tensor([float('inf'), float('-inf')])) -> tensor([False,  True])")
+isposinf = with_out("isposinf", need_dtype(lambda o: "isposinf does not support non-boolean outputs.", D.bool),
+                    grad_check=False)(isposinf)
+isneginf = with_out("isneginf", need_dtype(lambda o: "isneginf does not support non-boolean outputs.", D.bool),
+                    grad_check=False)(isneginf)
 isfinite = _predicate("isfinite", lambda a: np.isfinite(a) if _is_float(a) else _all(True)(a),
                       "torch.isfinite(torch.tensor([1., float('nan')])) -> tensor([ True, False])")
 isreal = _predicate("isreal", _all(True), "torch.isreal(torch.tensor([1., 2.])) -> tensor([True, True])")

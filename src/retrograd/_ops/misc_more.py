@@ -17,8 +17,9 @@ import numpy as np
 from .. import _dtype as D
 from .. import return_types as RT
 from .._tensor import Tensor, _scalar_type_name
-from ._common import wrap_dim
-from ._registry import apply, primitive
+from ._common import tensor_args, wrap_dim
+from ._out import with_out
+from ._registry import apply, check_inplace_cast, primitive
 
 __all__ = ["diff", "cov", "corrcoef", "quantile", "nanquantile", "bincount", "histc", "histogram",
            "tril_indices", "triu_indices", "cartesian_prod", "combinations", "block_diag", "isin", "dist",
@@ -197,6 +198,8 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     tensor([[ 1., -1.],
             [-1.,  1.]])
     """
+    if isinstance(input, Tensor) and input._data.dtype.kind == "b":
+        raise RuntimeError("cov(): bool dtype is not supported for input")
     R = _R()
     if input.dim() > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
@@ -722,6 +725,7 @@ def _renorm_rule(g, a, p, dims, maxnorm):
 _renorm = primitive("renorm", _renorm_fw, node="RenormBackward0", a=_renorm_rule)
 
 
+@with_out("renorm", "same")
 def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     """Rescale each slice along ``dim`` whose p-norm exceeds ``maxnorm`` to norm ``maxnorm``.
 
@@ -891,7 +895,7 @@ def nextafter(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     input, other = _same_dtype_operands("nextafter", input, other)
     for t in (input, other):
         if t._data.dtype.kind != "f":
-            raise RuntimeError(f'"nextafter_cpu" not implemented for \'{_tname(t)}\'')
+            raise NotImplementedError(f'"nextafter_cpu" not implemented for \'{_tname(t)}\'')
     if input.dtype != other.dtype:
         raise RuntimeError(f"expected scalar type {_tname(input)} but found {_tname(other)}")
     return apply(_nextafter, (input, other))
@@ -903,17 +907,17 @@ def nextafter_(self: Tensor, other: Tensor) -> Tensor:
 
 
 def _int_binary(name: str, npf):
+    @tensor_args(name, input=1, other=2)
     def fn(input: Tensor, other: Tensor, *, out=None) -> Tensor:
         R = _R()
-        if not isinstance(other, Tensor):
-            other = R.tensor(other)
-        for t in (input, other):
-            if t._data.dtype.kind not in "iu":
-                raise RuntimeError(f'"{name}_cpu" not implemented for \'{_tname(t)}\'')
         dt = R.result_type(input, other)
+        if dt.np.kind not in "iu":  # (PyTorch dispatches on the promoted type: no kernel for it)
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar_type_name(dt)}\'')
         return _const(np.asarray(npf(input._data, other._data)).astype(dt.np))
 
+    @tensor_args(name + "_", other=2)
     def fn_(self: Tensor, other: Tensor) -> Tensor:
+        check_inplace_cast(_R().result_type(self, other), self)
         return _inplace(self, fn(self, other))
 
     fn = _supports_out(fn)
@@ -959,6 +963,7 @@ _ldexp = primitive("ldexp", lambda a, b: a * np.exp2(b), node="LdexpBackward0",
 
 
 @_supports_out
+@tensor_args("ldexp", other=2)
 def ldexp(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """input * 2**other.
 
@@ -975,6 +980,7 @@ def ldexp(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     return apply(_ldexp, (input, other), None, dt)
 
 
+@tensor_args("ldexp_", other=2)
 def ldexp_(self: Tensor, other: Tensor) -> Tensor:
     """In-place :func:`ldexp`."""
     res = ldexp(self, other)
@@ -1064,6 +1070,10 @@ def mvlgamma(input: Tensor, p: int, *, out=None) -> Tensor:
     tensor([0.2847])
     """
     R = _R()
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if not isinstance(p, (int, np.integer)) or isinstance(p, bool):
+        raise TypeError(f"mvlgamma(): argument 'p' (position 2) must be int, not {type(p).__name__}")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     cast = None if input.is_floating_point() else R.get_default_dtype()

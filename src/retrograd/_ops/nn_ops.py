@@ -30,7 +30,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import _dtype as D
 from .._tensor import Tensor
 from ..autograd.grad_mode import state as _grad_state
-from ._common import wrap_dim
+from ._common import tensor_args, wrap_dim
 from ._registry import apply, primitive
 from .pointwise import exp, sigmoid, tanh, where
 from .reduce import _sum_dim as _sum_dim_op, sum as _sum
@@ -340,6 +340,14 @@ def _tn(t: Tensor) -> str:
 
 
 def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
+    if not isinstance(weight, Tensor) or not isinstance(input, Tensor):
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got ({type(input).__name__}, "
+            f"{type(weight).__name__}), but expected one of:\n"
+            " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints padding = 0, "
+            "tuple of ints dilation = 1, int groups = 1)\n"
+            " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = \"valid\", "
+            "tuple of ints dilation = 1, int groups = 1)\n")
     batched = input.ndim == nd + 2
     if input.ndim == nd + 1:
         input = unsqueeze(input, 0)
@@ -435,6 +443,7 @@ def _conv_transposend(nd, name, input, weight, bias, stride, padding, output_pad
     return out if batched else squeeze(out, 0)
 
 
+@tensor_args("conv_transpose1d", weight=2)
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """Transposed 1-D convolution (the gradient of conv1d w.r.t. its input)."""
@@ -442,6 +451,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                              dilation)
 
 
+@tensor_args("conv_transpose2d", weight=2)
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """Transposed 2-D convolution; weight is (C_in, C_out / groups, kH, kW).
@@ -1129,6 +1139,8 @@ def _log_softmax_np(x, *, dim):
 def _log_softmax_bw_np(gy, y, *, dim):
     # gy - exp(y) * sum(gy) (y: the log_softmax output): one node instead of four in the backward
     r = np.exp(y)
+    if type(r) is not np.ndarray:  # (a 0-d y gives a NumPy scalar: no in-place ops on it)
+        r = np.asarray(r)
     r *= gy.sum(axis=dim, keepdims=True)
     np.subtract(gy, r, out=r)
     return r
@@ -1152,12 +1164,13 @@ def _softmax_like(op, input: Tensor, dim, dtype):
     if input._data.dtype.kind != "f":
         from .._tensor import _scalar_type_name
 
-        raise NotImplementedError(
-            f'"{op.name}_lastdim_kernel_impl" not implemented for \'{_scalar_type_name(input.dtype)}\'')
-    if input.ndim == 0:
-        out = apply(op, (unsqueeze(input, 0),), {"dim": 0})
-        return squeeze(out, 0)
-    d = wrap_dim(dim, input.ndim)
+        # (PyTorch's kernel for the last dim, a 0-d tensor included, has its own name)
+        last = input.ndim == 0 or (isinstance(dim, (int, np.integer)) and dim in (input.ndim - 1, -1))
+        kernel = f"{op.name}_lastdim_kernel_impl" if last else f"{op.name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    d = wrap_dim(dim, input.ndim)  # (a 0-d tensor takes dim 0 / -1: PyTorch's IndexError otherwise)
+    if input.ndim == 0:  # reduce over no axis: the kernels then compute exp(x - x) / 1 and its grads
+        return apply(op, (input,), {"dim": ()})
     return apply(op, (input,), {"dim": d})
 
 
@@ -1353,6 +1366,8 @@ _threshold_op = primitive("threshold", lambda x, *, threshold, value: np.where(
 
 def threshold(input: Tensor, threshold, value) -> Tensor:
     """``value`` where ``x <= threshold``, else x (a NaN stays NaN; backward node ThresholdBackward0)."""
+    if input._data.dtype.kind == "b":
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
     return apply(_threshold_op, (input,), {"threshold": threshold, "value": value})
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ._common import tensor_args
 from ._registry import apply, primitive
 from .nn_ops import (
     _adaptive_avg_bw_fw,
@@ -114,6 +115,7 @@ def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False
     return (out, idx) if return_indices else out
 
 
+@tensor_args("conv_transpose3d", weight=2)
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """Transposed 3-D convolution; weight is (C_in, C_out / groups, kD, kH, kW).

@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor
 from ._common import binary_operands, checked_scalar, float_dtype_for, scalar_tensor
-from ._registry import apply, apply_binary, apply_inplace, primitive
+from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative", "pow",
            "exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs",
@@ -77,6 +77,23 @@ def _bool_sub_check(a, b) -> None:
                            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
+def _check_alpha(a: Tensor, cast, alpha):
+    """PyTorch's checks of ``alpha`` against the result type (``cast`` or ``a``'s dtype).
+
+    Returns alpha as the kernel uses it (for a bool result it is a bool: ``a or b``)."""
+    rt = cast or a.dtype
+    is_float = isinstance(alpha, (float, np.floating)) or (
+        isinstance(alpha, Tensor) and alpha.dtype.is_floating_point)
+    if isinstance(alpha, (bool, np.bool_)):
+        if rt is not D.bool:
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    elif not rt.is_floating_point and is_float:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, Tensor):
+        alpha = alpha.item()
+    return bool(alpha) if rt is D.bool else alpha
+
+
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """input + alpha * other, with broadcasting and type promotion.
 
@@ -87,9 +104,11 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
     # (add/sub/mul/div run for every operator and inside every backward rule: keep them lean;
     # two plain Tensors of one dtype need no promotion, so skip binary_operands)
     if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
-            alpha == 1 and out is None:
+            alpha == 1 and out is None and alpha is not True:
         return apply_binary(_add, input, other)
     a, b, cast = binary_operands(input, other, "add")
+    if type(alpha) is not int or alpha != 1:  # (an int 1 is the common case: nothing to check)
+        alpha = _check_alpha(a, cast, alpha)
     if alpha == 1:
         r = apply_binary(_add, a, b) if cast is None else apply(_add, (a, b), None, cast)
     else:
@@ -100,11 +119,13 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """input - alpha * other."""
     if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
-            alpha == 1 and out is None and input._data.dtype.kind != "b":
+            alpha == 1 and out is None and input._data.dtype.kind != "b" and alpha is not True:
         return apply_binary(_sub, input, other)
     a, b, cast = binary_operands(input, other, "sub")
     if a._data.dtype.kind == "b" or b._data.dtype.kind == "b" or type(other) is bool or type(input) is bool:
         _bool_sub_check(input, other)
+    if type(alpha) is not int or alpha != 1:
+        alpha = _check_alpha(a, cast, alpha)
     if alpha == 1:
         r = apply_binary(_sub, a, b) if cast is None else apply(_sub, (a, b), None, cast)
     else:
@@ -119,6 +140,8 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     """other - alpha * input (what ``2 - x`` calls)."""
     _bool_sub_check(input, other)
     a, b, cast = binary_operands(input, other, "rsub")
+    if type(alpha) is not int or alpha != 1:
+        alpha = _check_alpha(a, cast, alpha)
     if isinstance(other, Tensor):
         return apply(_rsub, (a, b), {"alpha": alpha}, cast)
     # the number, already converted to the promoted dtype, is a static of the node
@@ -235,6 +258,21 @@ _rpow_scalar = primitive("rpow_scalar", lambda a, *, base: _pow_fw(np.asarray(ba
                          node="PowBackward2", a=_rpow_rule)
 
 
+def _pow_scalar_args(input: Tensor, exponent):
+    """(exponent as a Python number, the result dtype if it differs from input's) for tensor ** number."""
+    bool_exp = isinstance(exponent, (bool, np.bool_))
+    if bool_exp:
+        exponent = int(exponent)
+    cast = None
+    if isinstance(exponent, float) and input._data.dtype.kind in "iub":
+        cast = D.get_default_dtype()
+    elif input._data.dtype.kind == "b" and not bool_exp:  # (bool ** True stays bool)
+        cast = D.int64
+    if isinstance(exponent, np.generic):
+        exponent = exponent.item()
+    return exponent, cast
+
+
 def pow(input, exponent, *, out=None) -> Tensor:
     """input ** exponent; either side may be a Python number.
 
@@ -243,16 +281,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
     tensor([1., 4.])
     """
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
-        bool_exp = isinstance(exponent, (bool, np.bool_))
-        if bool_exp:
-            exponent = int(exponent)
-        cast = None
-        if isinstance(exponent, float) and input._data.dtype.kind in "iub":
-            cast = D.get_default_dtype()
-        elif input._data.dtype.kind == "b" and not bool_exp:  # (bool ** True stays bool)
-            cast = D.int64
-        if isinstance(exponent, np.generic):
-            exponent = exponent.item()
+        exponent, cast = _pow_scalar_args(input, exponent)
         return _out(apply(_pow_scalar, (input,), {"exponent": exponent}, cast), out)
     if not isinstance(input, Tensor):
         rt = D.result_type(input, exponent)
@@ -280,6 +309,7 @@ def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True
     fn.__qualname__ = name
     fn.__doc__ = f"Elementwise {name}; differentiable (backward node {op.node_name})."
     fn.op = op
+    fn.float_only = float_only
     return fn
 
 
@@ -518,11 +548,8 @@ def zeros_like_grad(t: Tensor) -> Tensor:
 # ---------------------------------------------------------------- in-place variants
 def _check_inplace_result(self: Tensor, result_dtype) -> None:
     """PyTorch refuses in-place ops whose (promoted) result cannot be cast to self's dtype."""
-    if result_dtype is not None and not D.can_cast(result_dtype, self.dtype):
-        from .._tensor import _scalar_type_name
-
-        raise RuntimeError(f"result type {_scalar_type_name(result_dtype)} can't be cast to the desired "
-                           f"output type {_scalar_type_name(self.dtype)}")
+    if result_dtype is not None:
+        check_inplace_cast(result_dtype, self)
 
 
 def _inplace_binary(op_plain, op_alpha=None, name=""):
@@ -531,6 +558,8 @@ def _inplace_binary(op_plain, op_alpha=None, name=""):
         _check_inplace_result(self, cast)
         if name == "sub_":
             _bool_sub_check(self, other)
+        if type(alpha) is not int or alpha != 1:
+            alpha = _check_alpha(a, cast, alpha)
         if alpha != 1:
             return apply_inplace(op_alpha, self, (b,), {"alpha": alpha})
         return apply_inplace(op_plain, self, (b,))
@@ -559,20 +588,39 @@ def div_(self: Tensor, other, *, rounding_mode=None) -> Tensor:
 
 
 def neg_(self: Tensor) -> Tensor:
+    """In-place :func:`neg` (refused on bool, as the out-of-place op)."""
+    if self._data.dtype.kind == "b":
+        neg(self)  # raises PyTorch's bool-negation error
     return apply_inplace(_neg, self, ())
 
 
 def pow_(self: Tensor, exponent) -> Tensor:
+    """In-place :func:`pow`; refused when the power's type can't be stored in ``self``."""
     if isinstance(exponent, Tensor):
-        return apply_inplace(_pow, self, (exponent,))
-    return apply_inplace(_pow_scalar, self, (), {"exponent": exponent})
+        a, b, cast = binary_operands(self, exponent, "pow_")
+        return apply_inplace(_pow, self, (exponent,), None, cast)
+    exponent, cast = _pow_scalar_args(self, exponent)
+    return apply_inplace(_pow_scalar, self, (), {"exponent": exponent}, cast)
+
+
+_C_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "bool": "bool"}
 
 
 def clamp_(self: Tensor, min=None, max=None) -> Tensor:
+    """In-place :func:`clamp`; an integer tensor refuses a float bound, as in PyTorch."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _rebind(self, clamp(self, min, max))
+    if self._data.dtype.kind in "iub":
+        rt = D.result_type(self, *[v for v in (min, max) if v is not None])
+        if not D.can_cast(rt, self.dtype):
+            from .._tensor import _scalar_type_name
+
+            # (PyTorch's clamp_ names the output type by its C name here: "long int", "bool")
+            raise RuntimeError(f"result type {_scalar_type_name(rt)} can't be cast to the desired "
+                               f"output type {_C_TYPE_NAMES[self._data.dtype.name]}")
     return apply_inplace(_clamp, self, (), {"min": min, "max": max})
 
 
@@ -586,12 +634,13 @@ def _rebind(self: Tensor, result: Tensor) -> Tensor:
 
 def _unary_inplace(fn):
     op = fn.op
+    float_only = getattr(fn, "float_only", False)
     refuse = getattr(fn, "refuse", None)
 
     def f(self: Tensor) -> Tensor:
         if refuse is not None and self._data.dtype.kind == "b":
             raise refuse()
-        return apply_inplace(op, self, ())
+        return apply_inplace(op, self, (), None, float_dtype_for(self) if float_only else None)
     f.__name__ = fn.__name__ + "_"
     return f
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._common import wrap_dims
+from ._common import grad_dtype, no_keepdim_without_dim, wrap_dims
 from ._registry import apply, primitive
 from .shape import expand_grad, reshape
 
@@ -75,9 +75,7 @@ def _dims_or_all(dim, ndim: int) -> tuple:
 
 
 def _cast_for(input: Tensor, dtype):
-    if dtype is None:
-        return None
-    return dtype
+    return None if dtype is None else grad_dtype(input, dtype)
 
 
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -88,6 +86,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     tensor([4., 6.])
     """
     if dim is None:
+        no_keepdim_without_dim("sum", keepdim)
         return apply(_sum_all, (input,), None, _cast_for(input, dtype))
     dims = _dims_or_all(dim, input._data.ndim)
     return apply(_sum_dim, (input,), {"dims": dims, "keepdim": bool(keepdim)}, _cast_for(input, dtype))
@@ -95,6 +94,8 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
 
 def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Mean of all elements or over ``dim``; floating point only, like PyTorch."""
+    if dim is None:
+        no_keepdim_without_dim("mean", keepdim)
     dt = dtype or input.dtype
     if not dt.is_floating_point:
         from .._tensor import _scalar_type_name

@@ -19,7 +19,8 @@ from .. import return_types as RT
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from . import _stl_order as _stl
-from ._common import float_dtype_for, wrap_dim, wrap_dims
+from ._common import float_dtype_for, grad_dtype, no_keepdim_without_dim, wrap_dim, wrap_dims
+from ._out import float_out, need_dtype, same_as_input, with_out
 from ._registry import apply, apply_inplace, primitive
 from .indexing_more import _along, gather_backward, masked_fill
 from .pointwise import exp
@@ -28,7 +29,8 @@ from .reduce import mean as _mean
 from .reduce import sum as _sum
 from .reduce import unsqueeze_dims
 from .shape import expand, movedim, narrow, reshape, unsqueeze
-from .shape_more import cat, flip
+from .shape_more import cat
+from .shape_more import flip_method as flip  # (internal calls pass one int dim)
 
 __all__ = ["prod", "amax", "amin", "max", "min", "argmax", "argmin", "var", "std", "var_mean", "std_mean", "norm",
            "logsumexp", "cumsum", "cumprod", "cummax", "cummin", "all", "any", "median", "nanmedian", "mode", "sort",
@@ -105,6 +107,20 @@ _sort_stable = _selecting("sort_stable", "SortBackward1")
 _topk = _selecting("topk", "TopkBackward0")
 _cummax = _selecting("cummax", "CummaxBackward0")
 _cummin = _selecting("cummin", "CumminBackward0")
+
+
+def _max_out(result: Tensor, out: Tensor) -> None:
+    """max/min(x, out=): PyTorch's (internal-check) message for an ``out`` the result can't be cast to."""
+    if not D.can_cast(result.dtype, out.dtype):
+        raise RuntimeError("Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) "
+                           "to be true, but got false.  (Could this error message be improved?  If so, please report "
+                           "an enhancement request to PyTorch.)")
+
+
+def _nanmean_out(result: Tensor, out: Tensor) -> None:
+    """nanmean(x, out=) runs nansum into ``out`` first: an integral ``out`` has no such kernel."""
+    if not out.dtype.is_floating_point:
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_name(out)}'")
 
 
 def _values_indices(cls, op, input: Tensor, d: int, idx: np.ndarray, keepdim: bool):
@@ -190,6 +206,7 @@ def _amax_amin(op, name: str, input: Tensor, dim, keepdim: bool) -> Tensor:
     return apply(op, (input,), {"dims": dims, "keepdim": bool(keepdim)})
 
 
+@with_out("amax", same_as_input)
 def amax(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
     """Maximum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly.
 
@@ -200,6 +217,7 @@ def amax(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
     return _amax_amin(_amax, "amax", input, dim, keepdim)
 
 
+@with_out("amin", same_as_input)
 def amin(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
     """Minimum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly."""
     return _amax_amin(_amin, "amin", input, dim, keepdim)
@@ -259,6 +277,7 @@ def _max_min(input: Tensor, dim, keepdim: bool, largest: bool):
     return _values_indices(RT.max if largest else RT.min, _max_dim if largest else _min_dim, input, d, idx, keepdim)
 
 
+@with_out("max", _max_out)
 def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     """``max(x)``: the largest element; ``max(x, dim)``: ``(values, indices)``; ``max(x, y)``: elementwise.
 
@@ -269,6 +288,7 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     return _max_min(input, dim, keepdim, True)
 
 
+@with_out("min", _max_out)
 def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     """``min(x)``, ``min(x, dim)`` -> ``(values, indices)``, or elementwise ``min(x, y)``."""
     return _max_min(input, dim, keepdim, False)
@@ -363,7 +383,9 @@ def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype=
     >>> torch.tensor([[1., 2.], [3., 4.]]).prod(1)
     tensor([ 2., 12.])
     """
+    dtype = grad_dtype(input, dtype)
     if dim is None:
+        no_keepdim_without_dim("prod", keepdim, "int dim")
         return apply(_prod_all, (input,), None, dtype)
     if not isinstance(dim, (int, np.integer)):
         raise TypeError(f"prod() received an invalid combination of arguments - got ({type(dim).__name__}), but "
@@ -438,22 +460,62 @@ def cumsum(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     >>> torch.tensor([1., 2., 3.]).cumsum(0)
     tensor([1., 3., 6.])
     """
-    return apply(_cumsum, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, dtype)
+    if out is not None:
+        return _cum_out(cumsum, "cumsum", input, dim, dtype, out)
+    return apply(_cumsum, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, grad_dtype(input, dtype))
+
+
+def _cum_out(fn, name: str, input: Tensor, dim, dtype, out) -> Tensor:
+    """cumsum/cumprod ``out=``: PyTorch computes in ``out``'s dtype (bool has no kernel)."""
+    from ._out import write_out
+    from .linalg import _check_out
+
+    _check_out(name, out, input)
+    if out._data.dtype.kind == "b":
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+    return write_out(name, fn(input, dim, dtype=dtype or out.dtype), out, "same")
 
 
 def cumprod(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     """Running product along ``dim``; the gradient is exact with zeros in the input."""
-    return apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, dtype)
+    if out is not None:
+        return _cum_out(cumprod, "cumprod", input, dim, dtype, out)
+    return apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, grad_dtype(input, dtype))
+
+
+def _cum_inplace(op, name: str, self: Tensor, dim, dtype) -> Tensor:
+    if dtype is not None and dtype is not self.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {_C_NAME[self.dtype.name]} and output "
+                           f"tensor dtype {_C_NAME[dtype.name]} should match")
+    if self._data.dtype.kind == "b":  # the int64 running sum of bools has nowhere to go
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+    return apply_inplace(op, self, (), {"dim": wrap_dim(dim, self._data.ndim)})
+
+
+# C type names, as PyTorch's "Bad in-place call" message spells them
+_C_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+           "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+           "bool": "bool"}
 
 
 def cumsum_(self: Tensor, dim: int, *, dtype=None) -> Tensor:
-    """In-place :func:`cumsum`."""
-    return apply_inplace(_cumsum, self, (), {"dim": wrap_dim(dim, self._data.ndim)})
+    """In-place :func:`cumsum` (``dtype``, if given, must be ``self``'s dtype).
+
+    >>> import retrograd as torch
+    >>> torch.tensor([1., 2., 3.]).cumsum_(0)
+    tensor([1., 3., 6.])
+    """
+    return _cum_inplace(_cumsum, "cumsum", self, dim, dtype)
 
 
 def cumprod_(self: Tensor, dim: int, *, dtype=None) -> Tensor:
-    """In-place :func:`cumprod`."""
-    return apply_inplace(_cumprod, self, (), {"dim": wrap_dim(dim, self._data.ndim)})
+    """In-place :func:`cumprod` (``dtype``, if given, must be ``self``'s dtype).
+
+    >>> import retrograd as torch
+    >>> torch.tensor([1., 2., 3.]).cumprod_(0)
+    tensor([1., 2., 6.])
+    """
+    return _cum_inplace(_cumprod, "cumprod", self, dim, dtype)
 
 
 def _cum_ext_idx(a: np.ndarray, d: int, larger: bool) -> np.ndarray:
@@ -516,6 +578,7 @@ _logsumexp = primitive("logsumexp", _lse_fw, node="LogsumexpBackward0",
                        * exp(a - unsqueeze_dims(out, dims, keepdim, a.shape)))
 
 
+@with_out("logsumexp", float_out("logsumexp"))
 def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
     """``log(sum(exp(input), dim))`` computed stably; integers compute in the default float dtype."""
     dims = _red_dims(dim, input._data.ndim)
@@ -611,6 +674,7 @@ def _var_args(input: Tensor, dim, unbiased, correction, name: str = "var") -> di
     return {"dims": dims, "correction": correction, "full": full}
 
 
+@with_out("var")
 def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None,
         out=None) -> Tensor:
     """Variance over ``dim`` with Bessel's ``correction`` (default 1; ``unbiased=False`` means 0).
@@ -623,6 +687,7 @@ def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = F
     return apply(_var, (input,), {**st, "keepdim": bool(keepdim)})
 
 
+@with_out("std")
 def std(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None,
         out=None) -> Tensor:
     """Standard deviation over ``dim`` (see :func:`var` for the arguments)."""
@@ -682,6 +747,7 @@ def _logical(input: Tensor, dim, keepdim: bool, f) -> Tensor:
     return _wrap(r.astype(np.uint8) if a.dtype == np.uint8 else r.astype(bool, copy=False), False, None, 0)
 
 
+@with_out("all", need_dtype(lambda o: f"all only supports bool tensor for result, got: {_scalar_name(o)}", D.bool), grad_check=False)
 def all(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """True when every element (over ``dim``) is non-zero (uint8 in, uint8 out)."""
     return _logical(input, dim, keepdim, np.all)
@@ -707,14 +773,20 @@ _nansum = primitive("nansum", lambda a, *, dims, keepdim: np.asarray(np.nansum(
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum treating NaN as zero."""
     dims = _red_dims(dim, input._data.ndim)
-    return apply(_nansum, (input,), {"dims": dims, "keepdim": bool(keepdim)}, dtype)
+    return apply(_nansum, (input,), {"dims": dims, "keepdim": bool(keepdim)}, grad_dtype(input, dtype))
 
 
+@with_out("nanmean", _nanmean_out, grad_name="nansum")
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """Mean of the non-NaN elements (``nansum / count``, backward node DivBackward0)."""
     if input._data.dtype.kind not in "fc":
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_scalar_name(input)}")
+    if dtype is not None and not dtype.is_floating_point:
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be either a floating "
+                           f"point or complex dtype. Got: {_scalar_type_name(dtype)}")
     dims = _red_dims(dim, input._data.ndim)
     count = _sum(input == input, dims, keepdim=keepdim) if dims else (input == input).to(D.int64)
     return nansum(input, dims, keepdim, dtype=dtype) / count

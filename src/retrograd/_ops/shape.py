@@ -10,13 +10,14 @@ import numpy as np
 
 from .._layout import check_memory_format, contiguous_format, preserve_format, relaid
 from .._tensor import Tensor
-from ._common import parse_shape, shape_str, wrap_dim, wrap_dims
+from ._common import parse_shape, shape_str, tensor_args, wrap_dim, wrap_dims
 from ._registry import apply, primitive
 from .._views import register_view as _register_view
 
 __all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute", "expand",
            "expand_as", "unsqueeze", "squeeze", "sum_to", "select", "narrow", "flatten",
            "contiguous", "view_as", "reshape_as", "movedim", "moveaxis", "slice_dim"]
+METHODS = ["adjoint"]  # (torch.adjoint itself needs a tests/op_db spec first: see the sweepfix report)
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:
@@ -88,7 +89,8 @@ def expand(input: Tensor, *sizes) -> Tensor:
             f"equal to the number of dimensions in the tensor ({len(src)})")
     lead = len(sizes) - len(src)
     target = []
-    for i, s in enumerate(sizes):
+    for i in range(len(sizes) - 1, -1, -1):  # (PyTorch checks from the last dim: it names the trailing mismatch)
+        s = sizes[i]
         if i < lead:
             if s < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, non-existing dimension {i}")
@@ -103,12 +105,11 @@ def expand(input: Tensor, *sizes) -> Tensor:
             raise RuntimeError(
                 f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at non-singleton "
                 f"dimension {i}.  Target sizes: {shape_str(sizes)}.  Tensor sizes: {shape_str(src)}")
-    target = tuple(target)
-    if target == src and False:
-        return input
+    target = tuple(target[::-1])
     return _as_view(apply(_expand, (input,), {"shape": target}), input)
 
 
+@tensor_args("expand_as", True, other=1)
 def expand_as(input: Tensor, other: Tensor) -> Tensor:
     return expand(input, other.shape)
 
@@ -184,10 +185,12 @@ def reshape(input: Tensor, *shape) -> Tensor:
     return apply(_unsafe_view, (contiguous(input) if False else input,), {"shape": shape})
 
 
+@tensor_args("view_as", True, other=1)
 def view_as(input: Tensor, other: Tensor) -> Tensor:
     return view(input, other.shape)
 
 
+@tensor_args("reshape_as", True, other=1)
 def reshape_as(input: Tensor, other: Tensor) -> Tensor:
     return reshape(input, other.shape)
 
@@ -235,7 +238,28 @@ def t(input: Tensor) -> Tensor:
 
 
 def permute(input: Tensor, *dims) -> Tensor:
-    """Reorder dims (a view)."""
+    """Reorder dims (a view); ``dims`` is one tuple (the method also takes them one by one).
+
+    >>> import retrograd as torch
+    >>> torch.permute(torch.ones(2, 3), (1, 0)).shape
+    torch.Size([3, 2])
+    """
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
+    if len(dims) == 1 and isinstance(dims[0], (int, np.integer)):
+        # (torch.permute(x, 0) is refused; the method's x.permute(0) is its varargs form)
+        raise TypeError("permute(): argument 'dims' (position 2) must be tuple of ints, not int")
+    return _permute_dims(input, dims)
+
+
+def permute_method(self: Tensor, *dims) -> Tensor:
+    """``Tensor.permute``: dims as one tuple or one by one."""
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
+    return _permute_dims(self, dims)
+
+
+def _permute_dims(input: Tensor, dims) -> Tensor:
     dims = parse_shape(dims)
     n = input._data.ndim
     if len(dims) != n:
@@ -263,10 +287,31 @@ def movedim(input: Tensor, source, destination) -> Tensor:
         raise RuntimeError(f"movedim: repeated dim in `source` ({shape_str(raw_src)})")
     if len(set(dst)) != len(dst):
         raise RuntimeError(f"movedim: repeated dim in `destination` ({shape_str(raw_dst)})")
+    if n == 0:  # (dims 0 / -1 of a 0-d tensor: nothing moves; PyTorch returns an alias)
+        from .indexing import _alias
+
+        return _as_view(apply(_alias, (input,)), input)
     order = [i for i in range(n) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return permute(input, order)
+    return _permute_dims(input, order)
+
+
+def adjoint(input: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dims (a view; real tensors: the transpose).
+
+    >>> import retrograd as torch
+    >>> torch.adjoint(torch.ones(2, 3)).shape
+    torch.Size([3, 2])
+    """
+    if input._data.ndim == 0:  # deprecated in PyTorch, which then returns the tensor itself
+        import warnings
+
+        warnings.warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        return input
+    if input._data.ndim == 1:
+        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return transpose(input, -2, -1)
 
 
 moveaxis = movedim

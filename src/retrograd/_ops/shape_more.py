@@ -19,7 +19,8 @@ from .. import _dtype as D
 from .._size import Size
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ._common import broadcast_error, shape_str, wrap_dim, wrap_dims
+from ._common import broadcast_error, int_tuple_arg, shape_str, wrap_dim, wrap_dims
+from ._out import with_out
 from ._registry import apply, apply_inplace, primitive
 from .shape import _as_view, contiguous, expand, narrow, reshape, select, slice_dim, unsqueeze, view
 
@@ -144,9 +145,14 @@ def concat(tensors, dim: int = 0, *, out=None) -> Tensor:
     return cat(tensors, dim, out=out)
 
 
-def concatenate(tensors, axis: int = 0, out=None) -> Tensor:
-    """Alias of :func:`cat` (NumPy's argument name)."""
-    return cat(tensors, axis, out=out)
+def concatenate(tensors, axis: int = 0, out=None, *, dim: int | None = None) -> Tensor:
+    """Alias of :func:`cat`; the dim is ``axis`` (NumPy's name) or ``dim``.
+
+    >>> import retrograd as torch
+    >>> torch.concatenate([torch.ones(1), torch.zeros(1)], dim=0)
+    tensor([1., 0.])
+    """
+    return cat(tensors, axis if dim is None else dim, out=out)
 
 
 def _stack_rule(i: int):
@@ -179,6 +185,7 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
     return apply(op, tuple(ts), {"dim": d}, _promoted(ts))
 
 
+@with_out("hstack", lambda r, o: _cat_cast(r, o), grad_name="cat")
 def hstack(tensors, *, out=None) -> Tensor:
     """Concatenate column-wise (dim 0 for 1-d inputs, else dim 1)."""
     ts = _nonempty(tensors, "hstack")
@@ -187,12 +194,14 @@ def hstack(tensors, *, out=None) -> Tensor:
     return cat(ts, 0 if ts[0]._data.ndim == 1 else 1)
 
 
+@with_out("vstack", lambda r, o: _cat_cast(r, o), grad_name="cat")
 def vstack(tensors, *, out=None) -> Tensor:
     """Concatenate row-wise after making inputs at least 2-d."""
     ts = atleast_2d(*_nonempty(tensors, "vstack"))
     return cat([ts] if isinstance(ts, Tensor) else list(ts), 0)
 
 
+@with_out("row_stack", lambda r, o: _cat_cast(r, o), grad_name="cat")
 def row_stack(tensors, *, out=None) -> Tensor:
     """Alias of :func:`vstack`.
 
@@ -211,12 +220,14 @@ def _nonempty(tensors, name: str) -> list:
     return ts
 
 
+@with_out("dstack", lambda r, o: _cat_cast(r, o), grad_name="cat")
 def dstack(tensors, *, out=None) -> Tensor:
     """Concatenate depth-wise (dim 2) after making inputs at least 3-d."""
     ts = atleast_3d(*_nonempty(tensors, "dstack"))
     return cat([ts] if isinstance(ts, Tensor) else list(ts), 2)
 
 
+@with_out("column_stack", lambda r, o: _cat_cast(r, o), grad_name="cat")
 def column_stack(tensors, *, out=None) -> Tensor:
     """Stack 0-d/1-d tensors as columns (2-d inputs are concatenated as they are)."""
     ts = [reshape(t, (t._data.size, 1)) if t._data.ndim <= 1 else t for t in _nonempty(tensors, "column_stack")]
@@ -378,11 +389,22 @@ _flip = primitive("flip", lambda a, *, dims: np.flip(a, dims).copy() if dims els
 
 
 def flip(input: Tensor, *dims) -> Tensor:
-    """Reverse the order of elements along ``dims`` (a copy, as in PyTorch)."""
+    """Reverse the order of elements along ``dims`` (one tuple; a copy, as in PyTorch).
+
+    >>> import retrograd as torch
+    >>> torch.flip(torch.tensor([1., 2.]), (0,))
+    tensor([2., 1.])
+    """
+    int_tuple_arg("flip", "dims", 2, dims)
+    return flip_method(input, *dims)
+
+
+def flip_method(self: Tensor, *dims) -> Tensor:
+    """``Tensor.flip``: dims as one tuple or one by one."""
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
         dims = dims[0]
-    ds = wrap_dims(tuple(dims), input._data.ndim) if input._data.ndim else ()
-    return apply(_flip, (input,), {"dims": ds})
+    ds = wrap_dims(tuple(dims), self._data.ndim)  # (a 0-d tensor takes dim 0 / -1 only)
+    return apply(_flip, (self,), {"dims": ds if self._data.ndim else ()})
 
 
 def fliplr(input: Tensor) -> Tensor:
@@ -473,10 +495,18 @@ def repeat(input: Tensor, *sizes) -> Tensor:
 
 
 def tile(input: Tensor, *sizes, dims=None) -> Tensor:
-    """``repeat`` that pads ``dims`` with leading ones when shorter than ``input.dim()``.
+    """``repeat`` that pads ``dims`` (one tuple) with leading ones when shorter than ``input.dim()``.
 
-    Takes a sequence or, as the Tensor method does, separate ints (``x.tile(2, 3)``).
+    >>> import retrograd as torch
+    >>> torch.tile(torch.tensor([1, 2]), (2,))
+    tensor([1, 2, 1, 2])
     """
+    int_tuple_arg("tile", "dims", 2, sizes)
+    return tile_method(input, *sizes, dims=dims)
+
+
+def tile_method(input: Tensor, *sizes, dims=None) -> Tensor:
+    """``Tensor.tile``: a sequence or separate ints (``x.tile(2, 3)``)."""
     if dims is not None:
         sizes = (dims,)
     dims = tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], (int, np.integer)) else sizes
@@ -537,12 +567,22 @@ def _check_repeats(r: np.ndarray) -> None:
         raise RuntimeError("repeats can not be negative")
 
 
+def _cat_cast(result: Tensor, out: Tensor) -> None:
+    """The stack family writes through cat: its dtype rule and message."""
+    if not D.can_cast(result.dtype, out.dtype):
+        from .._tensor import _scalar_type_name
+
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{_scalar_type_name(out.dtype)}")
+
+
 # ---------------------------------------------------------------- triangles
 def _tri(name: str, fn):
     op = primitive(name, lambda a, *, diagonal: fn(a, diagonal), node=name.capitalize() + "Backward0",
                    a=lambda g, diagonal: apply(op, (g,), {"diagonal": diagonal}))
 
-    def f(input: Tensor, diagonal: int = 0, *, out=None) -> Tensor:
+    @with_out(name, "same")
+    def f(input: Tensor, diagonal: int = 0) -> Tensor:
         if input._data.ndim < 2:
             raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
         return apply(op, (input,), {"diagonal": int(diagonal)})
@@ -639,6 +679,7 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     return apply(_diag_embed, (input,), {"offset": int(offset), "dim1": d1, "dim2": d2})
 
 
+@with_out("diag", "same", grad_check=False)
 def diag(input: Tensor, diagonal: int = 0, *, out=None) -> Tensor:
     """1-d input: a square matrix with it on a diagonal; 2-d input: a copy of that diagonal."""
     n = input._data.ndim

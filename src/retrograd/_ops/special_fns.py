@@ -20,7 +20,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from . import _special_kernels as K
-from ._common import binary_operands, float_dtype_for
+from ._common import binary_operands, float_dtype_for, tensor_args
 from ._registry import apply, primitive
 from .misc_more import _i1 as _i1_tensor
 from .pointwise import _out, exp, log, where
@@ -255,9 +255,15 @@ def _igamma_args(name: str, input, other):
     _need_tensor(name, input, "input", 1)
     _need_tensor(name, other, "other", 2)
     a, b, cast = binary_operands(input, other, name)
+    rt = cast or a.dtype
+    if not rt.is_floating_point:  # (no integer kernel: PyTorch dispatches on the promoted type)
+        from .._tensor import _scalar_type_name
+
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_scalar_type_name(rt)}'")
     return a, b, _float_cast(a, cast)
 
 
+@tensor_args("igamma", input=1, other=2)
 def igamma(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The regularised lower incomplete gamma function P(input, other).
 
@@ -269,6 +275,7 @@ def igamma(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     return _out(apply(_igamma, (a, b), None, cast), out)
 
 
+@tensor_args("igammac", input=1, other=2)
 def igammac(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The regularised upper incomplete gamma function Q(input, other) = 1 - P.
 

@@ -19,7 +19,8 @@ from .. import _rng as _R
 from .._creation import bernoulli, multinomial  # noqa: F401  (bound as methods)
 from .._tensor import Tensor, check_inplace
 from ..autograd import grad_mode
-from ._common import to_tensor, wrap_dim
+from ._common import tensor_args, to_tensor, wrap_dim
+from ._out import same_dtype_found, with_out
 from ._registry import _record, _wrap, apply, apply_inplace, primitive
 from .pointwise import abs_, clamp, clamp_, div_, mul, mul_, neg_, pow_, sub_
 from .shape import _as_view, reshape, squeeze, t, transpose, unsqueeze
@@ -224,6 +225,8 @@ def t_(self: Tensor) -> Tensor:
     >>> torch.zeros(2, 3).t_().shape
     retrograd.Size([3, 2])
     """
+    if self._data.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
     return _restride(self, t(self))
 
 
@@ -421,6 +424,7 @@ def _flat_index(input: Tensor, index) -> np.ndarray:
     return np.where(idx < 0, idx + n, idx)
 
 
+@tensor_args("put", index=2, source=3)
 def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """``input`` with ``source`` written at flat indices ``index`` (summed when ``accumulate``).
 
@@ -437,6 +441,7 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
     return reshape(index_put(flat, (_wrap(idx, False, None, 0),), src, accumulate), input._data.shape)
 
 
+@tensor_args("put_", True, index=1, source=2)
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """In-place ``put``."""
     return self.copy_(put(self, index, source, accumulate))
@@ -624,6 +629,7 @@ def resolve_neg(input: Tensor) -> Tensor:
     return input
 
 
+@with_out("conj_physical", same_dtype_found)
 def conj_physical(input: Tensor) -> Tensor:
     """Conjugate (a copy for complex tensors; real tensors returned as is, as PyTorch)."""
     if input._data.dtype.kind == "c":
@@ -723,7 +729,8 @@ def asarray(obj, *, dtype=None, device=None, copy: bool | None = None, requires_
     return out
 
 
-def range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A001
+def range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False,  # noqa: A001
+          out=None) -> Tensor:
     """Deprecated ``torch.range``: floats from start to end *inclusive*.
 
     >>> import retrograd as torch, warnings
@@ -731,9 +738,18 @@ def range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = 
     ...     warnings.simplefilter("ignore"); torch.range(0, 1, 0.5)
     tensor([0.0000, 0.5000, 1.0000])
     """
+    if out is not None:  # (a creation op: it computes in ``out``'s dtype)
+        from ._out import write_out
+
+        return write_out("range", _range(start, end, step, dtype=dtype or out.dtype), out, "same")
+    return _range(start, end, step, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def _range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """The work of :func:`range` (without ``out=``)."""
     warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
                   "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
-                  "in [start, end).", UserWarning, stacklevel=2)
+                  "in [start, end).", UserWarning, stacklevel=3)
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) / step < 0:
