@@ -396,3 +396,27 @@ def test_range_out_computes_in_out_dtype(out_dtype):
 @pytest.mark.parametrize("src", ["T.tensor([1., 2.]).igamma(2.5)", "T.igamma(T.tensor([1., 2.]), 2.5)"])
 def test_igamma_method_and_function_positions(src):
     _same_error(src)
+
+
+@pytest.mark.parametrize("case", [
+    lambda T: (lambda o: (T.zeros(3, out=o) is o, o))(T.empty(2, dtype=T.int64)),   # out's dtype, resized
+    lambda T: (lambda o: (T.arange(3, out=o) is o, o))(T.empty(3)),
+    lambda T: (lambda o: (T.linspace(0, 1, 3, out=o) is o, o))(T.empty(3, dtype=T.int64)),
+    lambda T: (lambda o: (T.eye(2, out=o) is o, o))(T.empty(2, 2)),
+    lambda T: (lambda o: (T.full((2,), 3., out=o) is o, o))(T.empty(1)),
+    lambda T: T.zeros(2, out=T.empty(2), dtype=T.int64),                              # dtype clash
+    lambda T: T.ones(2, out=T.empty(2, requires_grad=True)),
+    lambda T: T.full((2,), 2.5, out=T.empty(2, dtype=T.int64)),
+    lambda T: T.eye(2, 3, out=T.empty(0, dtype=T.bool)),
+    lambda T: T.arange(0, 1, 0.3, out=T.empty(0, dtype=T.int64)),                  # int out: step 0
+    lambda T: T.logspace(0, 2, 3, out=T.empty(3, dtype=T.float64)),
+    lambda T: (lambda o: (T.ones(3, out=o), o[:1]))(T.empty(3)),                    # same shape: in place
+])
+def test_factory_functions_out_as_torch(case):
+    def run(T):
+        try:
+            return "ok", repr(case(T)).replace("torch.", "retrograd.")
+        except Exception as exc:  # noqa: BLE001 - type and text compared with torch's
+            return type(exc).__name__, str(exc)
+
+    assert run(retrograd) == run(torch)

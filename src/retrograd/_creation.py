@@ -5,6 +5,7 @@ Random numbers come from PyTorch's own CPU algorithm (``retrograd._rng``): after
 """
 from __future__ import annotations
 
+import functools
 import numbers
 import warnings
 
@@ -451,6 +452,37 @@ def _dt(dtype, default=None) -> D.dtype:
     return dtype or default or D.get_default_dtype()
 
 
+def _factory_out(name: str):
+    """``out=`` for a factory function, as torch's: the result takes ``out``'s dtype (a different
+    explicit ``dtype`` is an error), ``out`` is resized when its shape differs (silently, as
+    factories do in torch) or written in place, and returned."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, out=None, **kwargs):
+            if out is None:
+                return fn(*args, **kwargs)
+            from ._tensor import _scalar_type_name, bump_version
+
+            if out._requires_grad:
+                raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support automatic "
+                                   "differentiation, but one of the arguments requires grad.")
+            dtype = kwargs.get("dtype")
+            if dtype is not None and dtype is not out.dtype:
+                raise RuntimeError(f"dtype {_scalar_type_name(dtype)} does not match dtype of out parameter "
+                                   f"({_scalar_type_name(out.dtype)})")
+            kwargs["dtype"] = out.dtype
+            data = fn(*args, **kwargs)._data
+            if out._data.shape == data.shape:
+                out._data[...] = data
+            else:
+                out._data = np.array(data, copy=True)
+            bump_version(out)
+            return out
+        return wrapper
+    return deco
+
+
+@_factory_out("zeros")
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
     """A tensor of zeros of the given shape.
 
@@ -465,6 +497,7 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
     return _finish(np.zeros(_shape(size, 'zeros'), dtype=_dt(dtype).np), requires_grad)
 
 
+@_factory_out("ones")
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
     """A tensor of ones of the given shape."""
     check_device(device)
@@ -478,6 +511,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
     return _finish(np.zeros(_shape(size, 'empty'), dtype=_dt(dtype).np), requires_grad)
 
 
+@_factory_out("full")
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
     """A tensor filled with ``fill_value``; dtype inferred from it (bool, int64, float)."""
     check_device(device)
@@ -496,6 +530,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     return _finish(np.full(_shape((size,)), checked_scalar(fill_value, dtype), dtype=dtype.np), requires_grad)
 
 
+@_factory_out("eye")
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Identity matrix n x m."""
     check_device(device)
@@ -504,6 +539,7 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=
     return _finish(np.eye(n, m, dtype=_dt(dtype).np), requires_grad)
 
 
+@_factory_out("arange")
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Values from start to end (exclusive) by step; int64 when all are integers."""
     check_device(device)
@@ -534,6 +570,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(data, requires_grad)
 
 
+@_factory_out("linspace")
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``steps`` evenly spaced values from start to end inclusive."""
     check_device(device)
@@ -544,6 +581,7 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=F
     return _finish(np.linspace(float(start), float(end), int(steps)).astype(_dt(dtype).np), requires_grad)
 
 
+@_factory_out("logspace")
 def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``base ** linspace(start, end, steps)`` as PyTorch computes it (to within an ulp): the
     first half counted from ``start``, the second from ``end``; integer dtypes truncate

@@ -55,6 +55,7 @@ SPECS = [
     OpSpec("swapaxes", [S(T((2, 3)), 0, 1)], method=True),
     OpSpec("swapdims", [S(T((2, 3)), 0, 1)], method=True),
     OpSpec("t", [S(T((2, 3))), S(T((3,)))], method=True),
+    OpSpec("adjoint", [S(T((2, 3))), S(T((2, 3, 4)))], method=True),
     OpSpec("permute", [S(T((2, 3, 4)), (2, 0, 1))], method=True),
     OpSpec("movedim", [S(T((2, 3, 4)), 0, 2)], method=True),
     OpSpec("moveaxis", [S(T((2, 3, 4)), (0, 1), (2, 0))], method=True),

@@ -16,8 +16,8 @@ from .._views import register_view as _register_view
 
 __all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute", "expand",
            "expand_as", "unsqueeze", "squeeze", "sum_to", "select", "narrow", "flatten",
-           "contiguous", "view_as", "reshape_as", "movedim", "moveaxis", "slice_dim"]
-METHODS = ["adjoint"]  # (torch.adjoint itself needs a tests/op_db spec first: see the sweepfix report)
+           "contiguous", "view_as", "reshape_as", "movedim", "moveaxis", "slice_dim", "adjoint"]
+METHODS = ["adjoint"]
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:
@@ -302,7 +302,7 @@ def adjoint(input: Tensor) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.adjoint(torch.ones(2, 3)).shape
-    torch.Size([3, 2])
+    retrograd.Size([3, 2])
     """
     if input._data.ndim == 0:  # deprecated in PyTorch, which then returns the tensor itself
         import warnings
