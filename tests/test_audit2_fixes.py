@@ -147,3 +147,25 @@ def test_full_backward_hook_sees_zero_grads_for_tensor_inputs_without_grad():
         return seen, a.grad.tolist()
 
     assert run(rg) == run(torch)
+
+
+def test_version_counter_of_shape_inplace_ops_and_resize():
+    def run(T):
+        x = T.ones(2, 3)
+        seen = []
+        for step in (lambda: x.t_(), lambda: x.unsqueeze_(0), lambda: x.squeeze_(0), lambda: x.transpose_(0, 1),
+                     lambda: x.resize_(2, 3), lambda: x.resize_(6)):
+            step()
+            seen.append(x._version)
+        return seen
+
+    assert run(rg) == run(torch)
+
+
+@pytest.mark.parametrize("f", [
+    lambda T: T.ones(2, 1).expand(2, 3).mul_(2),
+    lambda T: T.ones(2, 1).expand(2, 3).add_(1),
+    lambda T: T.ones(2, 1).expand(2, 3).copy_(T.zeros(2, 3)),
+])
+def test_inplace_arithmetic_on_expanded_tensor_is_refused_as_torch(f):
+    assert _outcome(f, rg) == _outcome(f, torch)

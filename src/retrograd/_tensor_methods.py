@@ -249,6 +249,8 @@ def _resize_(self, *sizes, memory_format=None):
         raise RuntimeError("cannot resize variables that require grad")
     check_inplace(self)
     shape = tuple(parse_shape(sizes))
+    if shape == self._data.shape:
+        return self  # (torch: resizing to the current shape is no write: the version stays)
     n = int(np.prod(shape)) if shape else 1
     old = np.asarray(self._data).reshape(-1)
     if n <= old.size:

@@ -17,7 +17,7 @@ from .. import _creation as C
 from .. import _dtype as D
 from .. import _rng as _R
 from .._creation import bernoulli, multinomial  # noqa: F401  (bound as methods)
-from .._tensor import Tensor, check_inplace
+from .._tensor import Tensor, bump_version, check_inplace
 from ..autograd import grad_mode
 from ._common import tensor_args, to_tensor, wrap_dim
 from ._out import same_dtype_found, with_out
@@ -215,6 +215,7 @@ def _restride(self: Tensor, res: Tensor) -> Tensor:
     if res._grad_fn is not None:
         self._grad_fn = res._grad_fn
         self._output_nr = res._output_nr
+    bump_version(self)  # (torch counts t_/transpose_/squeeze_/unsqueeze_ as in-place writes)
     return self
 
 
