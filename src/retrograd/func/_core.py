@@ -167,3 +167,21 @@ class running_user_function:
 
     def __exit__(self, *exc) -> None:
         _function._func_transforms[0] -= 1
+
+
+def split_outputs(api: str, out, has_aux: bool, scope: Scope) -> tuple[list, Any, Any]:
+    """``(flat outputs, their spec, aux)`` of a transformed function's result, checked as torch
+    checks them for vjp / jvp / jacrev / jacfwd (``api`` names the caller in the messages)."""
+    aux = None
+    if has_aux:
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+        out, aux = out
+        aux = undo_tensors(scope, aux)
+    flat_out, out_spec = tree_flatten(out)
+    if (len(flat_out) == 1 and flat_out[0] is None) or len(flat_out) < 1:
+        raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = {flat_out})")
+    for o in flat_out:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
+    return flat_out, out_spec, aux

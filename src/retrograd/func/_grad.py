@@ -14,7 +14,7 @@ from .._size import Size
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._core import (Scope, autograd_grad, check_argnums, replace_argnums, running_user_function, slice_argnums,
-                    undo_tensors)
+                    split_outputs, undo_tensors)
 from ._pytree import pprint_spec, tree_flatten, tree_unflatten
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize"]
@@ -92,14 +92,6 @@ def grad(func: Callable, argnums: int | tuple[int, ...] = 0, has_aux: bool = Fal
     return wrapper
 
 
-def _check_cotangent_outputs(flat_out: list, api: str) -> None:
-    if (len(flat_out) == 1 and flat_out[0] is None) or len(flat_out) < 1:
-        raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = {flat_out})")
-    for o in flat_out:
-        if not isinstance(o, Tensor):
-            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
-
-
 def _vjp_impl(func: Callable, primals: tuple, has_aux: bool, argnums=None):
     """(outputs, vjp_fn[, aux]); vjp_fn returns the products for ``argnums`` (all primals when None)."""
     scope = Scope()
@@ -115,15 +107,7 @@ def _vjp_impl(func: Callable, primals: tuple, has_aux: bool, argnums=None):
         args = new if argnums is None else replace_argnums(primals, argnums, new)
         with running_user_function():
             out = func(*args)
-        aux = None
-        if has_aux:
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: (output, aux) "
-                                   "if has_aux is True")
-            out, aux = out
-            aux = undo_tensors(scope, aux)
-        flat_out, out_spec = tree_flatten(out)
-        _check_cotangent_outputs(flat_out, "vjp(f, *primals)")
+        flat_out, out_spec, aux = split_outputs("vjp(f, *primals)", out, has_aux, scope)
         for o in flat_out:
             if not (o.is_floating_point() or o.is_complex()):
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
@@ -213,20 +197,7 @@ def _jvp_impl(func: Callable, primals, tangents, has_aux: bool, argnums=None, st
             args = replace_argnums(primals, argnums, new[0] if isinstance(argnums, int) else new)
         with running_user_function():
             out = func(*args)
-        aux = None
-        if has_aux:
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise RuntimeError(f"{_JVP}: output of function f should be a tuple: (output, aux) if has_aux is True")
-            out, aux = out
-            aux = undo_tensors(scope, aux)
-        flat_out, out_spec = tree_flatten(out)
-        if (len(flat_out) == 1 and flat_out[0] is None) or len(flat_out) < 1:
-            raise RuntimeError(f"{_JVP}: Expected f to be a function that has non-empty output (got output = "
-                               f"{flat_out})")
-        for o in flat_out:
-            if not isinstance(o, Tensor):
-                raise RuntimeError(f"{_JVP}: expected f(*primals) to return only tensors, got unsupported type "
-                                   f"{type(o)}")
+        flat_out, out_spec, aux = split_outputs(_JVP, out, has_aux, scope)
         if strict:
             _check_strict(flat_out, handles)
         keep = scope.depends_on_outside(flat_out) or (scope.outer_enabled and any(t.requires_grad for t in flat_t))

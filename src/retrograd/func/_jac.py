@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from .._ops import stack
 from ..autograd import grad_mode
 from ._core import (Scope, autograd_grad, check_argnums, replace_argnums, running_user_function, slice_argnums,
-                    undo_tensors)
+                    split_outputs)
 from ._pytree import tree_flatten, tree_unflatten
 
 __all__ = ["jacrev", "jacfwd", "hessian"]
@@ -43,19 +43,8 @@ def _jacobian(func: Callable, args: tuple, argnums, has_aux: bool, fwd: bool):
         handles = [scope.make_diff(x) for x in flat_diff]
         with running_user_function():
             out = func(*replace_argnums(args, argnums, tree_unflatten(handles, diff_spec)))
-        aux = None
-        if has_aux:
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
-            out, aux = out
-            aux = undo_tensors(scope, aux)
-        flat_out, out_spec = tree_flatten(out)
-        if (len(flat_out) == 1 and flat_out[0] is None) or len(flat_out) < 1:
-            raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = "
-                               f"{flat_out})")
+        flat_out, out_spec, aux = split_outputs(api, out, has_aux, scope)
         for o in flat_out:
-            if not isinstance(o, Tensor):
-                raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
             if not fwd and not (o.is_floating_point() or o.is_complex()):
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
                                    f"Tensor with dtype {o.dtype}")
