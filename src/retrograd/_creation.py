@@ -116,12 +116,6 @@ def _eng(generator: Generator | None) -> _rng.Engine:
     return generator._engine
 
 
-def _gen(generator: Generator | None):
-    """A NumPy ``Generator`` on ``generator``'s stream (for call sites that want NumPy's own
-    distributions; their numbers do not match PyTorch's)."""
-    return (generator or default_generator).np
-
-
 def _draw_seed(generator: Generator | None) -> int:
     """``torch.empty((), dtype=torch.int64).random_(generator=...).item()``: the seed PyTorch's
     samplers and DataLoader draw (one 64-bit draw mod 2**63)."""
