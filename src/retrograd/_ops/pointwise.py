@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .. import _dtype as D
+from .._blas import fused_add
 from .._tensor import Tensor
 from ._common import binary_operands, checked_scalar, float_dtype_for, scalar_tensor
 from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
@@ -36,13 +37,13 @@ def _quiet(f):
 _add = primitive("add", lambda a, b: a + b, node="AddBackward0", array_rules=True,
                  a=lambda g: g,
                  b=lambda g: g)
-_add_alpha = primitive("add_alpha", lambda a, b, *, alpha: a + alpha * b, node="AddBackward0", array_rules=True,
+_add_alpha = primitive("add_alpha", lambda a, b, *, alpha: fused_add(a, b, alpha), node="AddBackward0", array_rules=True,
                        a=lambda g: g,
                        b=lambda g, alpha: g * alpha)
 _sub = primitive("sub", lambda a, b: a - b, node="SubBackward0", array_rules=True,
                  a=lambda g: g,
                  b=lambda g: -g)
-_sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: a - alpha * b, node="SubBackward0", array_rules=True,
+_sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: fused_add(a, b, -alpha), node="SubBackward0", array_rules=True,
                        a=lambda g: g,
                        b=lambda g, alpha: g * -alpha)
 # rsub(input, other, alpha) = other - alpha * input.  A tensor ``other`` is an input of the

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._blas import axpy_
+
 __all__ = ["touch", "scalar", "add", "addcmul", "addcdiv", "lerp", "mul", "div", "rdiv", "sqrt", "maximum",
            "square_avg"]
 
@@ -54,6 +56,8 @@ def add(a: np.ndarray, b: np.ndarray, alpha=1.0, out: np.ndarray | None = None) 
     """``a + alpha * b`` (``Tensor.add(b, alpha=)``), fused: one rounding."""
     if alpha == 1:
         return np.add(a, b, out=out) if out is not None else a + b
+    if out is a and axpy_(a, b, scalar(alpha, a)):  # BLAS: fused, one pass
+        return a
     w = _wide(a)
     res = np.add(a, np.multiply(b, scalar(alpha, a), dtype=w), dtype=w)
     return _store(res, out, a)

@@ -1,0 +1,132 @@
+"""Direct calls into the BLAS library NumPy already loaded, for the few kernels NumPy lacks.
+
+NumPy has no fused ``x += a * y``: written with ufuncs it is two passes over memory and two
+roundings.  BLAS ``?axpy`` is one pass, and its vectorised kernels round once (a fused
+multiply-add), which is exactly what PyTorch's CPU kernel for ``x.add_(y, alpha=a)``
+computes.  So an optimizer step through ``axpy_`` is both faster (a 784-512-512-10 MLP's
+SGD update: ~170 µs instead of ~290 µs with a cold cache) and bit-identical to torch's.
+
+Only NumPy's own bundled OpenBLAS (the ``scipy-openblas`` of NumPy's wheels, 64-bit integer
+interface) is used; anything else (another BLAS, a missing symbol, a failed self-check)
+leaves ``axpy_`` returning ``False`` and the caller keeps its ufunc path.
+
+>>> import numpy as np
+>>> from retrograd._blas import axpy_
+>>> x = np.ones(3, np.float32); y = np.arange(3, dtype=np.float32)
+>>> done = axpy_(x, y, -0.5)
+>>> x.tolist()
+[1.0, 0.5, 0.0]
+"""
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+
+import numpy as np
+
+__all__ = ["axpy_", "available"]
+
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+
+
+def _candidate_libraries() -> list[str]:
+    """Paths where NumPy's wheels put their OpenBLAS (Linux, macOS, Windows layouts)."""
+    here = os.path.dirname(np.__file__)
+    patterns = (os.path.join(here, os.pardir, "numpy.libs", "libscipy_openblas64_*"),
+                os.path.join(here, ".dylibs", "libscipy_openblas64_*"),
+                os.path.join(here, os.pardir, "numpy.libs", "libscipy_openblas64_*.dll"))
+    found: list[str] = []
+    for pattern in patterns:
+        found.extend(sorted(glob.glob(pattern)))
+    return found
+
+
+def _load() -> dict:
+    """``{dtype: cblas axpy function}`` or ``{}`` when NumPy's OpenBLAS cannot be used."""
+    if os.environ.get("RETROGRAD_NO_BLAS_AXPY"):
+        return {}
+    for path in _candidate_libraries():
+        try:
+            lib = ctypes.CDLL(path)
+            kernels = {_F32: (lib.scipy_cblas_saxpy64_, ctypes.c_float),
+                       _F64: (lib.scipy_cblas_daxpy64_, ctypes.c_double)}
+        except (OSError, AttributeError):
+            continue
+        table = {}
+        for dt, (fn, scalar) in kernels.items():
+            fn.argtypes = [ctypes.c_int64, scalar, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+            fn.restype = None
+            table[dt] = (fn, scalar)
+        if _self_check(table):
+            return table
+    return {}
+
+
+def _self_check(table: dict) -> bool:
+    """The kernels compute ``x + a*y`` on a small array (guards against a mismatched ABI)."""
+    for dt, (fn, scalar) in table.items():
+        x = np.arange(37, dtype=dt)
+        y = np.full(37, 3, dtype=dt)
+        fn(x.size, scalar(-2.0), y.ctypes.data, 1, x.ctypes.data, 1)
+        if not np.array_equal(x, np.arange(37, dtype=dt) - 6):
+            return False
+    return True
+
+
+_KERNELS = _load()
+
+
+def available() -> bool:
+    """Whether ``axpy_`` uses BLAS on this machine."""
+    return bool(_KERNELS)
+
+
+def axpy_(x: np.ndarray, y: np.ndarray, alpha: float) -> bool:
+    """``x += alpha * y`` in place with one rounding; ``False`` (nothing done) if not eligible.
+
+    Eligible: float32 or float64 ``x`` and ``y`` of one dtype and one shape, both C-contiguous,
+    ``x`` writeable, and the two not overlapping.  ``alpha`` is rounded to the dtype first,
+    as PyTorch rounds its scalar.
+    """
+    entry = _KERNELS.get(x.dtype)
+    if (entry is None or y.dtype != x.dtype or y.shape != x.shape or not x.flags.c_contiguous
+            or not y.flags.c_contiguous or not x.flags.writeable or np.may_share_memory(x, y)):
+        return False
+    fn, scalar = entry
+    fn(x.size, scalar(alpha), y.ctypes.data, 1, x.ctypes.data, 1)
+    return True
+
+
+def fused_add(a: np.ndarray, b: np.ndarray, alpha) -> np.ndarray:
+    """``a + alpha * b`` rounded once, as PyTorch's CPU kernel for ``add(a, b, alpha=)`` rounds it.
+
+    PyTorch computes in the "op math" type (float32 for float16) with a fused multiply-add
+    and rounds the result to the tensor's dtype (float16: except the last few elements of a
+    tensor, which its scalar loop computes in float16 steps, and the last few elements when
+    ``b`` is a single broadcast element: those may differ by an ulp).  Here: both operands broadcast into one
+    C-contiguous buffer of the op-math type, then BLAS ``axpy``.  Without BLAS, float32 and
+    float16 compute in float64 (the product is exact there) and round once.  Integers use
+    plain ``a + alpha * b``.
+
+    >>> fused_add(np.float32([1, 2]), np.float32([4, 8]), 0.25)
+    array([2., 4.], dtype=float32)
+    """
+    if a.dtype.kind != "f" or b.dtype.kind != "f":
+        return a + alpha * b
+    dt = np.result_type(a, b)
+    work = _F32 if dt.itemsize < 4 else dt
+    alpha = work.type(dt.type(alpha))  # (PyTorch rounds alpha to the tensor's dtype first)
+    if work in _KERNELS:
+        shape = a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape)
+        out = np.empty(shape, work)
+        out[...] = a
+        if b.shape != shape or b.dtype != work or not b.flags.c_contiguous:
+            b = np.ascontiguousarray(np.broadcast_to(b, shape), dtype=work)
+        axpy_(out, b, alpha)
+        return out if work is dt else out.astype(dt)
+    if dt.itemsize < 8:
+        wide = np.add(a, np.multiply(b, work.type(alpha), dtype=np.float64), dtype=np.float64)
+        return wide.astype(dt)
+    return a + dt.type(alpha) * b
