@@ -301,3 +301,37 @@ def test_softmax_rows_with_inf_or_nan_and_weighted_nll_with_inf_like_pytorch():
             r = RF.nll_loss(retrograd.tensor(logp), retrograd.tensor(t), weight=retrograd.tensor(w), reduction=red)
             e = TF.nll_loss(torch.tensor(logp), torch.tensor(t), weight=torch.tensor(w), reduction=red)
             np.testing.assert_allclose(_np(r), _np(e), rtol=1e-12)
+
+
+# ------------------------------------------------------------------------ skinny float32 GEMMs
+def test_linear_and_mm_at_small_batch_match_torch_and_stay_c_contiguous():
+    """Batch 4-48 float32 products with a big weight go through the turned GEMM
+    (``_blas.mm``); results, grads and strides must be torch's all the same."""
+    from retrograd import _blas
+    for m, k, n in [(16, 784, 512), (8, 256, 256), (5, 1024, 512), (48, 512, 300), (64, 512, 512)]:
+        x = rng.standard_normal((m, k)).astype(np.float32)
+        w = (rng.standard_normal((n, k)) / np.sqrt(k)).astype(np.float32)
+        b = rng.standard_normal(n).astype(np.float32)
+        v = rng.standard_normal((k, n)).astype(np.float32)
+        ref = x.astype(np.float64) @ w.T.astype(np.float64) + b
+        got = _blas.mm(x, w.T, b)
+        assert got.flags.c_contiguous and got.dtype == np.float32
+        np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(_blas.mm(x, v), x.astype(np.float64) @ v, rtol=1e-4, atol=1e-3)
+        rx, tx = retrograd.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+        rl, tl = retrograd.nn.Linear(k, n), torch.nn.Linear(k, n)
+        with retrograd.no_grad(), torch.no_grad():
+            rl.weight.copy_(retrograd.tensor(w)); tl.weight.copy_(torch.tensor(w))
+            rl.bias.copy_(retrograd.tensor(b)); tl.bias.copy_(torch.tensor(b))
+        ry, ty = rl(rx), tl(tx)
+        assert ry.stride() == ty.stride() and ry.is_contiguous()
+        assert type(ry.grad_fn).__name__ == type(ty.grad_fn).__name__ == "AddmmBackward0"
+        gy = rng.standard_normal((m, n)).astype(np.float32)
+        ry.backward(retrograd.tensor(gy)); ty.backward(torch.tensor(gy))
+        np.testing.assert_allclose(_np(ry), ty.detach().numpy(), rtol=1e-4, atol=1e-4)
+        for r, t in [(rx.grad, tx.grad), (rl.weight.grad, tl.weight.grad), (rl.bias.grad, tl.bias.grad)]:
+            assert r.is_contiguous()
+            np.testing.assert_allclose(_np(r), t.numpy(), rtol=1e-4, atol=1e-4)
+        rm = retrograd.mm(retrograd.tensor(x), retrograd.tensor(v))
+        np.testing.assert_allclose(_np(rm), torch.mm(torch.tensor(x), torch.tensor(v)).numpy(), rtol=1e-4, atol=1e-3)
+        assert rm.is_contiguous()

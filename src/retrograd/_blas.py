@@ -130,3 +130,51 @@ def fused_add(a: np.ndarray, b: np.ndarray, alpha) -> np.ndarray:
         wide = np.add(a, np.multiply(b, work.type(alpha), dtype=np.float64), dtype=np.float64)
         return wide.astype(dt)
     return a + dt.type(alpha) * b
+
+
+# ---------------------------------------------------------------------- skinny float32 GEMMs
+# OpenBLAS's sgemm is slow when the row-major result has few rows (a small batch: 4-48) and
+# the other operand is a big weight matrix: there ``x @ w.T`` costs ~1.5x what the same
+# product computed the other way round, ``(w @ x.T).T``, costs (measured on this project's
+# machines, 1 thread, cold or warm cache; see bench/README.md).  The turned product comes
+# out transposed, so it is copied into a C-contiguous result (the copy of a few rows is
+# cheap, and the bias add rides on it).  float64 shows no such gap, nor do other BLAS
+# libraries we know of, so the turn is made only for float32 with NumPy's OpenBLAS.
+_TURN = _F32 in _KERNELS
+
+
+def _turn_pays(m: int, k: int, n: int, b_turned: bool) -> bool:
+    """Whether ``a (m,k) @ b (k,n)`` is faster computed as ``(b.T @ a.T).T`` (measured rule).
+
+    ``b_turned``: ``b`` is the transposed view of a C-contiguous matrix (``w.T`` in a
+    linear layer); a C-contiguous ``b`` gains only when ``k >= n``."""
+    kn = k * n
+    if not ((8 <= m <= 48 and kn >= 65536) or (4 <= m < 8 and kn >= 262144)):
+        return False
+    return b_turned or k >= n
+
+
+def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
+    """``a @ b (+ bias)`` for 2-d arrays, through the faster orientation of the GEMM.
+
+    >>> a = np.ones((16, 300), np.float32); w = np.ones((400, 300), np.float32)
+    >>> r = mm(a, w.T, np.float32(1)); r.shape, r.flags.c_contiguous, float(r[0, 0])
+    ((16, 400), True, 301.0)
+    """
+    if _TURN and a.dtype is _F32 and b.dtype is _F32 and a.flags.c_contiguous:
+        m, k = a.shape
+        n = b.shape[1]
+        b_turned = b.flags.f_contiguous
+        if (b_turned or b.flags.c_contiguous) and _turn_pays(m, k, n, b_turned) and (
+                bias is None or bias.dtype is _F32):
+            turned = (b.T @ a.T).T
+            out = np.empty((m, n), _F32)
+            if bias is None:
+                np.copyto(out, turned)
+            else:
+                np.add(turned, bias, out=out)
+            return out
+    y = a @ b
+    if bias is not None:
+        y += bias
+    return y

@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype as D
+from .._blas import mm as blas_mm
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._common import binary_operands, tensor_args
@@ -16,7 +17,7 @@ from .shape import _unsafe_view, reshape, sum_to, transpose, unsqueeze
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "ger"]
 METHODS = ["ger"]  # the rest are bound by _tensor_methods.METHODS
 
-_mm = primitive("mm", lambda a, b: a @ b, node="MmBackward0",
+_mm = primitive("mm", lambda a, b: blas_mm(a, b), node="MmBackward0",
                 a=lambda g, b: mm(g, t_(b)),
                 b=lambda g, a: mm(t_(a), g))
 _mv = primitive("mv", lambda a, b: a @ b, node="MvBackward0",

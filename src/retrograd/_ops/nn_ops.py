@@ -28,6 +28,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import _dtype as D
+from .._blas import mm as blas_mm
 from .._tensor import Tensor
 from ..autograd.grad_mode import state as _grad_state
 from ._common import tensor_args, wrap_dim
@@ -1062,13 +1063,11 @@ def adaptive_max_pool1d(input: Tensor, output_size) -> tuple:
 # (the transposed view of x.T @ g had to be copied before it could become weight.grad).
 # The three ops are partial derivatives of <x w^T, g>, so their rules point at each other.
 def _linear_np(x, w):
-    return x @ w.T
+    return blas_mm(x, w.T)
 
 
 def _linear_b_np(b, x, w):
-    y = x @ w.T
-    y += b
-    return y
+    return blas_mm(x, w.T, b)
 
 
 def _mm(a: Tensor, b: Tensor) -> Tensor:
@@ -1084,7 +1083,7 @@ def _weight_grad(gy: Tensor, x: Tensor) -> Tensor:
 
 
 _linear_op = primitive("linear", _linear_np, node="MmBackward0",
-                       array_rules={"x": lambda g, w: g @ w, "w": lambda g, x: g.T @ x},
+                       array_rules={"x": lambda g, w: blas_mm(g, w), "w": lambda g, x: g.T @ x},
                        x=lambda g, w: _mm(g, w),
                        w=lambda g, x: _weight_grad(g, x))
 # input order (bias, input, weight) is addmm's, so next_functions line up with PyTorch's
@@ -1095,7 +1094,7 @@ def _sum_rows(g: Tensor) -> Tensor:
 
 _ROWS = {"dims": (0,), "keepdim": False}
 _linear_b_op = primitive("linear_bias", _linear_b_np, node="AddmmBackward0",
-                         array_rules={"b": lambda g: _add_reduce(g, axis=(0,)), "x": lambda g, w: g @ w,
+                         array_rules={"b": lambda g: _add_reduce(g, axis=(0,)), "x": lambda g, w: blas_mm(g, w),
                                       "w": lambda g, x: g.T @ x},
                          b=lambda g: _sum_rows(g),
                          x=lambda g, w: _mm(g, w),
