@@ -14,6 +14,7 @@ import numpy as np
 from ... import _creation as C
 from ... import _ops as O
 from ..._ops.nn_rnn_cell import gru_step as _gru_step, lstm_step as _lstm_step
+from ..._ops.nn_rnn_layer import lstm_layer as _lstm_layer
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -157,9 +158,17 @@ class RNNBase(Module):
             outs = []
             for d in range(num_dirs):
                 w = self._layer_weights(layer, d)
+                state = states[layer * num_dirs + d]
+                if self._fused_layer(layer_in, w):
+                    # float32 LSTM: one node per layer and direction, as PyTorch's oneDNN path
+                    zeros = None if w["b_ih"] is not None else const(np.zeros(w["w_ih"].shape[0], np.float32))
+                    seq, h_t, c_t = _lstm_layer(layer_in, w["w_ih"], w["w_hh"], w["b_ih"] if zeros is None else zeros,
+                                                w["b_hh"] if zeros is None else zeros, state[0], state[1], d == 1)
+                    outs.append(seq)
+                    finals.append((h_t, c_t))
+                    continue
                 # input projection for all steps at once
                 proj = F.linear(layer_in, w["w_ih"], w["b_ih"])
-                state = states[layer * num_dirs + d]
                 steps = range(T - 1, -1, -1) if d == 1 else range(T)
                 hs = [None] * T
                 # one split of the projections (its backward is one stack, not T scatters)
@@ -173,6 +182,12 @@ class RNNBase(Module):
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_in = F.dropout(layer_in, self.dropout, True)
         return layer_in, finals
+
+    def _fused_layer(self, x: Tensor, w: dict) -> bool:
+        """Whether an LSTM layer runs as one ``MkldnnRnnLayerBackward0`` node (float32, no projection)."""
+        if self.mode != "LSTM" or w["w_hr"] is not None or x._data.dtype != np.float32:
+            return False
+        return all(t is None or t._data.dtype == np.float32 for t in w.values())
 
     def _prep(self, input: Tensor, hx):
         if input.dim() not in (2, 3):
