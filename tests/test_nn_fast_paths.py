@@ -322,3 +322,47 @@ def test_linear_and_mm_at_small_batch_match_torch_and_stay_c_contiguous():
         rm = retrograd.mm(retrograd.tensor(x), retrograd.tensor(v))
         np.testing.assert_allclose(_np(rm), torch.mm(torch.tensor(x), torch.tensor(v)).numpy(), rtol=1e-4, atol=1e-3)
         assert rm.is_contiguous()
+
+
+# ------------------------------------------------------------------- max pooling, batch norm
+def test_max_pool_indices_with_ties_nan_padding_dilation_like_torch():
+    """The running-maximum pooling (arithmetic index update, NaN windows redone) picks torch's
+    values and indices: ties keep the first, NaN wins (the last NaN of a window)."""
+    r = np.random.default_rng(7)
+    for trial in range(40):
+        nd = 1 + trial % 3
+        k = tuple(int(v) for v in r.integers(1, 4, nd))
+        s = tuple(int(v) for v in r.integers(1, 4, nd))
+        d = tuple(int(v) for v in r.integers(1, 3, nd))
+        p = tuple(int(min(r.integers(0, 2), kk // 2)) for kk in k)
+        x = r.integers(-3, 3, (2, 3) + tuple(int(v) for v in r.integers(6, 9, nd))).astype(np.float32)
+        if trial % 2:
+            x.ravel()[r.integers(0, x.size, 6)] = np.nan
+        name = f"max_pool{nd}d"
+        to, ti = getattr(torch.nn.functional, name)(torch.tensor(x), k, s, p, d, ceil_mode=bool(trial % 4 > 1),
+                                                    return_indices=True)
+        ro, ri = getattr(retrograd.nn.functional, name)(retrograd.tensor(x), k, s, p, d,
+                                                        ceil_mode=bool(trial % 4 > 1), return_indices=True)
+        np.testing.assert_array_equal(_np(ro), to.numpy())
+        np.testing.assert_array_equal(_np(ri), ti.numpy())
+
+
+def test_batch_norm_train_backward_all_three_grads_like_torch():
+    r = np.random.default_rng(8)
+    for affine, shape in [(True, (4, 3, 5, 6)), (True, (8, 3)), (False, (2, 3, 7))]:
+        x, g = r.standard_normal(shape), r.standard_normal(shape)
+        mods = []
+        for lib in (torch, retrograd):
+            m = (lib.nn.BatchNorm2d if len(shape) == 4 else lib.nn.BatchNorm1d)(3, affine=affine).double()
+            if affine:
+                with lib.no_grad():
+                    m.weight.copy_(lib.tensor(np.linspace(-1, 2, 3)))
+                    m.bias.copy_(lib.tensor(np.linspace(0.5, 1, 3)))
+            xt = lib.tensor(x, requires_grad=True)
+            m(xt).backward(lib.tensor(g))
+            mods.append((m, xt))
+        (tm, tx), (rm, rx) = mods
+        np.testing.assert_allclose(_np(rx.grad), tx.grad.numpy(), rtol=1e-10, atol=1e-12)
+        if affine:
+            np.testing.assert_allclose(_np(rm.weight.grad), tm.weight.grad.numpy(), rtol=1e-10, atol=1e-12)
+            np.testing.assert_allclose(_np(rm.bias.grad), tm.bias.grad.numpy(), rtol=1e-10, atol=1e-12)
