@@ -366,3 +366,21 @@ def test_batch_norm_train_backward_all_three_grads_like_torch():
         if affine:
             np.testing.assert_allclose(_np(rm.weight.grad), tm.weight.grad.numpy(), rtol=1e-10, atol=1e-12)
             np.testing.assert_allclose(_np(rm.bias.grad), tm.bias.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_embedding_backward_sums_repeated_ids_like_torch_bit_for_bit():
+    r = np.random.default_rng(9)
+    for vocab, n, kw in [(1000, (32, 20), {}), (7, (16, 9), {}), (50, (40,), {"padding_idx": 3}),
+                         (30, (8, 12), {"scale_grad_by_freq": True})]:
+        idx = r.integers(0, vocab, n)
+        w = r.standard_normal((vocab, 16)).astype(np.float32)
+        g = r.standard_normal(n + (16,)).astype(np.float32)
+        grads = []
+        for lib in (torch, retrograd):
+            wt = lib.tensor(w, requires_grad=True)
+            lib.nn.functional.embedding(lib.tensor(idx), wt, **kw).backward(lib.tensor(g))
+            grads.append(_np(wt.grad) if lib is retrograd else wt.grad.numpy())
+        if kw.get("scale_grad_by_freq"):
+            np.testing.assert_allclose(grads[1], grads[0], rtol=1e-6, atol=1e-7)
+        else:
+            np.testing.assert_array_equal(grads[1], grads[0])
