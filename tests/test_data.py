@@ -240,6 +240,6 @@ def test_docs_examples_run(capsys):
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "optim_data_io.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     for code in blocks:
         exec(compile(code, "optim_data_io.md", "exec"), {"__name__": "__docs__"})

@@ -306,9 +306,12 @@ def test_step_hooks():
     assert calls == ["global", "pre", "post", "post"]
 
 
-def test_differentiable_is_refused():
-    with pytest.raises(RuntimeError, match="differentiable=True is not supported"):
-        rg.optim.Adam([rg.zeros(1, requires_grad=True)], differentiable=True)
+def test_differentiable_step_is_recorded():
+    # (values and gradients against torch: tests/test_pt_optim.py)
+    w = rg.ones(2, requires_grad=True).clone()
+    w.grad = rg.ones(2)
+    rg.optim.Adam([w], differentiable=True).step()
+    assert w.grad_fn is not None
 
 
 def test_adagrad_initialises_state_eagerly_like_torch():

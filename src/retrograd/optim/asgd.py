@@ -67,7 +67,15 @@ class ASGD(Optimizer):
                 else:
                     np.copyto(ax, x)
                 step = float(step_t._data)
-                eta_t._data[...] = lr / ((1 + lambd * lr * step) ** alpha)
-                mu_t._data[...] = 1 / max(1, step - t0)
+                # PyTorch builds the new values with ``torch.as_tensor`` (default dtype) before
+                # copying them into the state, so a float64 state holds float32-rounded values.
+                eta_t._data[...] = _default_dtype_value(lr / ((1 + lambd * lr * step) ** alpha))
+                mu_t._data[...] = _default_dtype_value(1 / max(1, step - t0))
                 K.touch(p, step_t, eta_t, mu_t, ax_t)
         return loss
+
+
+def _default_dtype_value(x: float) -> float:
+    """``x`` rounded to the default dtype (what ``torch.as_tensor(x)`` holds)."""
+    from .. import get_default_dtype
+    return float(np.asarray(x, dtype=get_default_dtype().np))

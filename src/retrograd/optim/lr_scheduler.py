@@ -724,9 +724,16 @@ class OneCycleLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def _anneal_func(self, start, end, pct):
-        if self._anneal_func_type == "cos":
+        kind = getattr(self, "_anneal_func_type", None)
+        if kind is None:
+            # State dicts written by older PyTorch releases store the annealing
+            # function itself under ``anneal_func`` instead of its name.
+            return self.anneal_func(start, end, pct)
+        if kind == "cos":
             return self._annealing_cos(start, end, pct)
-        return self._annealing_linear(start, end, pct)
+        if kind == "linear":
+            return self._annealing_linear(start, end, pct)
+        raise ValueError(f"Unknown _anneal_func_type: {kind}")
 
     @staticmethod
     def _annealing_cos(start, end, pct):

@@ -13,6 +13,7 @@ import numpy as np
 from .._tensor import Tensor, bump_version
 from ..autograd.grad_mode import enable_grad
 from ..utils.hooks import RemovableHandle
+from . import _differentiable
 from . import _kernels as K
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
@@ -67,7 +68,11 @@ def _with_hooks(step: Callable) -> Callable:
                     else:
                         raise RuntimeError(f"{step} must return None or a tuple of (new_args, new_kwargs), but "
                                            f"got {result}.")
-        out = step(self, *args, **kwargs)
+        if self.defaults.get("differentiable") and step.__module__.startswith("retrograd.optim."):
+            # PyTorch runs the step with grad mode on so autograd records the update.
+            out = _differentiable.step(self, *args, **kwargs)
+        else:
+            out = step(self, *args, **kwargs)
         if self._optimizer_step_post_hooks or _global_post_hooks:
             for post_hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
                 post_hook(self, args, kwargs)
@@ -246,11 +251,11 @@ class Optimizer:
     def _init_state(self, state: dict, p: Tensor, group: dict[str, Any]) -> None:
         """Add a subclass's buffers to the new ``state`` of ``p`` (it already holds ``step``)."""
 
-    @staticmethod
-    def _check_differentiable(differentiable: bool) -> None:
-        if differentiable:
-            raise RuntimeError("retrograd optimizers update parameters in place outside autograd; "
-                               "differentiable=True is not supported")
+    def _check_differentiable(self, differentiable: bool) -> None:
+        # The built-in optimizers have a recorded step (``_differentiable.py``); any other
+        # class calling this check has only the in-place NumPy update.
+        if differentiable and not _differentiable.supports(self):
+            raise RuntimeError(f"{type(self).__name__} does not support differentiable=True")
 
     # ------------------------------------------------------------------ hooks
     def _add_hook(self, table: OrderedDict, hook: Callable, prepend: bool = False) -> RemovableHandle:

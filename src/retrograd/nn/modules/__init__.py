@@ -26,4 +26,5 @@ from .lazy import LazyModuleMixin  # noqa: F401
 from .lazy_layers import *  # noqa: F401,F403
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .syncbatchnorm import SyncBatchNorm  # noqa: F401
+from . import batchnorm  # noqa: F401 - PyTorch's module path for the batch-norm classes
 from .legacy import Container, CrossMapLRN2d  # noqa: F401
