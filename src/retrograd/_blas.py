@@ -171,11 +171,12 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.ndarr
     >>> r = mm(a, w.T, np.float32(1)); r.shape, r.flags.c_contiguous, float(r[0, 0])
     ((16, 400), True, 301.0)
     """
-    if _TURN and a.dtype is _F32 and b.dtype is _F32 and a.flags.c_contiguous:
+    # (cheapest tests first: this runs for every linear layer, most of them not skinny)
+    if _TURN and b.size >= 65536 and a.ndim == 2 and 4 <= len(a) <= 48 and a.dtype is _F32 and b.dtype is _F32:
         m, k = a.shape
         n = b.shape[1]
         b_turned = b.flags.f_contiguous
-        if (b_turned or b.flags.c_contiguous) and _turn_pays(m, k, n, b_turned) and (
+        if a.flags.c_contiguous and (b_turned or b.flags.c_contiguous) and _turn_pays(m, k, n, b_turned) and (
                 bias is None or bias.dtype is _F32):
             turned = (b.T @ a.T).T
             out = np.empty((m, n), _F32)
