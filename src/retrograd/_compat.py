@@ -1,6 +1,7 @@
 """Names PyTorch code touches that have one obvious answer on a CPU-only NumPy engine."""
 from __future__ import annotations
 
+import contextlib
 import types
 
 import numpy as np
@@ -32,9 +33,30 @@ def _cuda_amp():
 
 
 cuda.amp = _cuda_amp()
+_cudnn = types.SimpleNamespace(deterministic=False, benchmark=False, enabled=True, allow_tf32=True,
+                               is_available=_false, version=lambda: None)
+
+
+@contextlib.contextmanager
+def _cudnn_flags(enabled: bool = False, benchmark: bool = False, benchmark_limit: int = 10,
+                 deterministic: bool = False, allow_tf32: bool = True, **kwargs):
+    """``torch.backends.cudnn.flags``: set the cuDNN switches for a block (no cuDNN here, so
+    they only read back), restoring them afterwards."""
+    names = ("enabled", "benchmark", "deterministic", "allow_tf32")
+    old = {n: getattr(_cudnn, n) for n in names}
+    for n, v in zip(names, (enabled, benchmark, deterministic, allow_tf32)):
+        setattr(_cudnn, n, v)
+    try:
+        yield
+    finally:
+        for n, v in old.items():
+            setattr(_cudnn, n, v)
+
+
+_cudnn.flags = _cudnn_flags
 backends = types.SimpleNamespace(
     mps=types.SimpleNamespace(is_available=_false, is_built=_false),
-    cudnn=types.SimpleNamespace(deterministic=False, benchmark=False, enabled=True, is_available=_false),
+    cudnn=_cudnn,
     cuda=types.SimpleNamespace(is_built=_false, matmul=types.SimpleNamespace(allow_tf32=False)),
 )
 

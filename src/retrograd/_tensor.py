@@ -28,6 +28,9 @@ _generic = np.generic
 _array = np.array
 _asarray = np.asarray
 _state = grad_mode.state
+# C++ type names PyTorch's messages use for some dtypes (set_'s, ...)
+_CPP_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 # Version counters are one-element int64 arrays, not lists: NumPy arrays are not tracked
 # by Python's cyclic GC, and a graph of many small tensors otherwise pays for every list
@@ -304,11 +307,17 @@ class Tensor:
 
     @property
     def grad_fn(self):
-        return self._grad_fn
+        g = self._grad_fn
+        if g is not None and "_view_error" in self.__dict__:
+            raise RuntimeError(self.__dict__["_view_error"])  # (see _views._regenerate)
+        return g
 
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        g = self._grad_fn
+        if g is not None and "_view_error" in self.__dict__:
+            raise RuntimeError(self.__dict__["_view_error"])
+        return g is None
 
     @property
     def output_nr(self) -> int:
@@ -325,6 +334,8 @@ class Tensor:
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value._data.shape != self._data.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '[{', '.join(map(str, value._data.shape))}]' to a "
@@ -362,6 +373,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if "_inference" in self.__dict__:
+            raise RuntimeError("Inference tensors do not track version counter.")
         vc = self._vc
         return 0 if vc is None else int(vc[0])
 
@@ -399,6 +412,29 @@ class Tensor:
 
     def _accum_node(self):
         return self._accum() if self._accum is not None else None
+
+    def _use_count(self) -> int:
+        """How many autograd owners this tensor has: itself, its live AccumulateGrad node (a graph
+        built on this leaf holds it) and the live views it tracks.
+
+        PyTorch's (debugging) count of references to the tensor's C++ impl.  An approximation:
+        saved-for-backward references and views of a leaf that requires grad, which PyTorch
+        also counts, are not counted here.
+
+        >>> import retrograd as torch
+        >>> a = torch.ones(2, requires_grad=True)
+        >>> b = a * 2
+        >>> a._use_count()
+        2
+        >>> del b
+        >>> a._use_count()
+        1
+        """
+        n = 1 if self._accum is None or self._accum() is None else 2
+        refs = self.__dict__.get("_views")
+        if refs:
+            n += sum(1 for r in refs if r() is not None)
+        return n
 
     def _inference_flag(self) -> bool:
         try:
@@ -455,9 +491,53 @@ class Tensor:
 
     def detach(self) -> "Tensor":
         """A tensor sharing data (and version counter) with self, outside the graph."""
+        d = self.__dict__
+        if "_inference" in d:  # an inference tensor's alias is one too, in or out of the mode
+            t = Tensor._wrap(self._data, False, None, 0)
+            t.__dict__["_inference"] = True
+            return t
         t = Tensor._wrap(self._data, False, None, 0, self._vcounter())
-        t.__dict__["_shared_vc"] = True  # not a view (PyTorch: detach()._base is None), but shares data
+        td = t.__dict__
+        td["_shared_vc"] = True  # not a view (PyTorch: detach()._base is None), but shares data
+        if _state.inference:
+            del td["_inference"]  # a view of a normal tensor stays a normal tensor
         return t
+
+    def set_(self, source: "Tensor | None" = None, storage_offset: int = 0, size=None, stride=None) -> "Tensor":
+        """Make self an alias of ``source``'s memory (its geometry, or ``size`` / ``stride`` from
+        ``storage_offset``); with no source, an empty tensor.  In place; self's version counter.
+
+        set_ has no derivative (PyTorch records a node that fails in backward): here a set_
+        that would need one fails right away.
+
+        >>> import retrograd as torch
+        >>> a, b = torch.zeros(3), torch.arange(4.)
+        >>> a.set_(b); b[0] = 7.; a
+        tensor([7., 1., 2., 3.])
+        tensor([7., 1., 2., 3.])
+        """
+        if source is not None and not isinstance(source, Tensor):
+            raise TypeError(f"set_() received an invalid combination of arguments - got ({type(source).__name__}), "
+                            "but expected one of:\n * ()\n * (Tensor source)\n"
+                            " * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)")
+        check_inplace(self)
+        if source is None:
+            data = np.empty((0,), dtype=self._data.dtype)
+        else:
+            if source._data.dtype != self._data.dtype:
+                raise RuntimeError(f"Could not set tensor of type {_CPP_NAMES.get(source._data.dtype.name, source._data.dtype.name)}"
+                                   f" to a tensor of type {_CPP_NAMES.get(self._data.dtype.name, self._data.dtype.name)}")
+            data = source._data
+            if size is not None:
+                from ._ops.tensor_extras import as_strided
+
+                with grad_mode.no_grad():
+                    data = as_strided(source, tuple(size), stride, storage_offset)._data
+        if _state.enabled and (self._requires_grad or (source is not None and source._requires_grad)):
+            raise RuntimeError("the derivative for 'set_' is not implemented.")
+        self._data = data
+        bump_version(self)
+        return self
 
     def detach_(self) -> "Tensor":
         if self._base is not None and self._grad_fn is not None:
@@ -469,6 +549,7 @@ class Tensor:
         self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False
+        self.__dict__.pop("_fw_tangent", None)  # detached for forward AD too, as detach() is
         return self
 
     @property

@@ -55,19 +55,23 @@ def register_view(out: Tensor, base: Tensor) -> None:
     Called by view ops.  Shares the version counter, marks views made under no_grad /
     inference mode, and lets the root find its live views after in-place writes.
     """
+    if _inference_used[0] and "_inference" in base.__dict__:
+        # PyTorch: a view of an inference tensor (made in or out of the mode) is an inference
+        # tensor outside autograd: no _base, no history, requires_grad False, no version counter.
+        out.__dict__["_inference"] = True
+        out._requires_grad = False
+        out._grad_fn = None
+        out._output_nr = 0
+        return
     bb = base._base
     root = base if bb is None else bb
     out._vc = base._vcounter()
     out._base = root
     meta = None if bb is None else base.__dict__.get("_view_meta")
-    if _inference_used[0] and not _state.inference and "_inference" in base.__dict__:
-        out.__dict__["_inference"] = True  # a view of an inference tensor is one too (made outside the mode)
     if not _state.enabled:
-        bd = base.__dict__
         if _state.inference:
-            if not bd.get("_inference"):
-                out.__dict__.pop("_inference", None)  # a view of a normal tensor stays a normal tensor
-                meta = "inference"
+            out.__dict__.pop("_inference", None)  # a view of a normal tensor stays a normal tensor
+            meta = "inference"
         else:
             meta = meta if meta == "inference" else "no_grad"
             out.__dict__["_view_nograd"] = True  # survives ops that re-mark their outputs "multi"
@@ -154,6 +158,18 @@ def after_inplace_on_view(target: Tensor) -> None:
             _regenerate(v, base)
 
 
+INFERENCE_VIEW_REBASE_MSG = (
+    "A view was created in inference mode and its base or another view of its base has been modified inplace in "
+    "normal mode. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
+    "by moving both the view and the inplace either both inside the inference_mode block (if you don't want the "
+    "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+NO_GRAD_VIEW_REBASE_MSG = (
+    "A view was created in no_grad mode and its base or another view of its base has been modified inplace with "
+    "grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you don't want the "
+    "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
 def _regenerate(view: Tensor, root: Tensor) -> None:
     from ._ops.views_inplace import regenerate_view
 
@@ -161,6 +177,18 @@ def _regenerate(view: Tensor, root: Tensor) -> None:
     regenerate_view(view, root)
     if view._retains_grad and old is not None:
         _move_retains(view, (old,))
+    d = view.__dict__
+    meta = d.get("_view_meta")
+    if view._grad_fn is not None and (meta in ("inference", "no_grad") or d.get("_view_nograd")):
+        # PyTorch refuses to give such a view a history: its grad_fn (and is_leaf) raise, and
+        # so does a backward through it (here when the backward reaches it).
+        msg = INFERENCE_VIEW_REBASE_MSG if meta == "inference" else NO_GRAD_VIEW_REBASE_MSG
+        d["_view_error"] = msg
+
+        def refuse(grads, msg=msg):
+            raise RuntimeError(msg)
+
+        view._grad_fn.register_prehook(refuse)
 
 
 def _move_retains(t: Tensor, old_nodes) -> None:

@@ -164,7 +164,12 @@ def _elu_rule(g, x, alpha, scale, input_scale):
 
 
 def _elu_result_rule(g, out, alpha, scale, input_scale):
-    # the in-place forms (EluBackward1 / CeluBackward1) differentiate through the result
+    # the in-place forms (EluBackward1 / CeluBackward1) differentiate through the result, which
+    # a negative alpha makes ambiguous: PyTorch refuses in the backward
+    if alpha < 0:
+        raise RuntimeError("In-place elu backward calculation is triggered with a negative slope which is not "
+                           "supported. This is caused by calling in-place forward function with a negative slope, "
+                           "please call out-of-place version instead.")
     return g * _sel(out._data <= 0, (out + alpha * scale) * input_scale, scale)
 
 
@@ -266,18 +271,26 @@ def _leaky_np(x, *, slope):
     return np.where(x > 0, x, x * x.dtype.type(slope)).astype(x.dtype, copy=False)
 
 
-_leaky_inplace_op = primitive("leaky_relu_inplace", _leaky_np, node="LeakyReluBackward1",
-                              x=lambda g, out, slope: _sel(out._data > 0, g, g * slope))
+_LEAKY_INPLACE_NEG_MSG = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. This is "
+    "caused by calling in-place forward function with a negative slope, please call out-of-place version instead. "
+    "File an issue at https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu backward "
+    "calculation with negative slope")
+
+
+def _leaky_result_rule(g, out, slope):
+    # Through the result, the input's sign is lost when the slope is negative: PyTorch refuses
+    # in the backward (the forward itself is allowed)
+    if slope < 0:
+        raise RuntimeError(_LEAKY_INPLACE_NEG_MSG)
+    return _sel(out._data > 0, g, g * slope)
+
+
+_leaky_inplace_op = primitive("leaky_relu_inplace", _leaky_np, node="LeakyReluBackward1", x=_leaky_result_rule)
 
 
 def leaky_relu_inplace(input: Tensor, negative_slope: float) -> Tensor:
     """In-place leaky_relu (backward node LeakyReluBackward1, through the result)."""
-    if negative_slope < 0 and (input.requires_grad and input._data.dtype.kind == "f"):
-        raise RuntimeError("In-place leakyReLu backward calculation is triggered with a negative slope which is "
-                           "not supported. This is caused by calling in-place forward function with a negative "
-                           "slope, please call out-of-place version instead. File an issue at "
-                           "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
-                           "backward calculation with negative slope")
     return apply_inplace(_leaky_inplace_op, input, (), {"slope": negative_slope})
 
 
@@ -417,6 +430,9 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
 # rrelu in eval mode: leaky_relu with the mean slope, under PyTorch's node (gradient slope at x <= 0)
 _rrelu_eval_op = primitive("rrelu_eval", _leaky_np, node="RreluWithNoiseBackward0",
                            x=lambda g, x, slope: _sel(x._data > 0, g, g * slope))
+# in place (rrelu_ in eval mode): through the result, as leaky_relu_
+_rrelu_eval_inplace_op = primitive("rrelu_eval_inplace", _leaky_np, node="RreluWithNoiseBackward1",
+                                   x=_leaky_result_rule)
 
 
 def _gelu_np(x, *, approximate):

@@ -5,6 +5,7 @@ Rules are written in retrograd ops, so each derivative is differentiable again.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -192,13 +193,31 @@ def neg(input, *, out=None) -> Tensor:
 negative = neg
 
 
-def _out(result: Tensor, out: Tensor | None) -> Tensor:
-    """``out=`` arguments: copy the result into ``out`` (resizing as PyTorch does)."""
+def _out(result: Tensor, out: Tensor | None, name: str | None = None) -> Tensor:
+    """``out=`` arguments: copy the result into ``out`` (resizing as PyTorch does).
+
+    A result that requires grad means a differentiable op ran on inputs that require grad
+    with grad mode on: PyTorch refuses that before writing (out= results have no history).
+    """
     if out is None:
         return result
+    if result._requires_grad and result._grad_fn is not None:
+        raise RuntimeError(f"{name or _caller_op_name()}(): functions with out=... arguments don't support "
+                           "automatic differentiation, but one of the arguments requires grad.")
+    if "_fw_tangent" in result.__dict__ or "_fw_tangent" in out.__dict__:
+        from ..autograd import forward_ad
+
+        if forward_ad._get(result) is not None or forward_ad._get(out) is not None:
+            raise NotImplementedError(f"Trying to use forward AD with {name or _caller_op_name()}_out that does not "
+                                      "support it because it is an out= function")
     if out._data.shape != result._data.shape:
         out._data = np.empty(result._data.shape, dtype=out._data.dtype)
     return out.copy_(result)
+
+
+def _caller_op_name() -> str:
+    """For ``_out``'s messages: the op whose code called ``_out`` (``mul``, ``sin`` ...), as PyTorch names it."""
+    return sys._getframe(2).f_code.co_name.lstrip("_")
 
 
 # ---------------------------------------------------------------- pow
@@ -304,7 +323,7 @@ def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         cast = float_dtype_for(input) if float_only else None
-        return _out(apply(op, (input,), None, cast), out)
+        return _out(apply(op, (input,), None, cast), out, name)
 
     fn.__name__ = name
     fn.__qualname__ = name
@@ -421,7 +440,7 @@ def _cmp(name: str, f):
 
     def fn(input, other, *, out=None) -> Tensor:
         a, b, cast = binary_operands(input, other, name)
-        return _out(apply(op, (a, b), None, cast), out)
+        return _out(apply(op, (a, b), None, cast), out, name)
 
     fn.__name__ = name
     fn.__doc__ = f"Elementwise ``{name}`` comparison; returns a bool tensor."

@@ -326,7 +326,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
 def _unbind_fw(arrays, *, dim, n):
     a = arrays[0]
     pre = (slice(None),) * dim
-    return tuple(a[pre + (i,)] for i in range(n))
+    return tuple(a[pre + (i, Ellipsis)] for i in range(n))  # (the Ellipsis keeps 0-d results views)
 
 
 def _unbind_rule(i: int):

@@ -46,7 +46,7 @@ def _f64fw(f, n: int = 1):
 
 def _unary_call(op, name: str, input, out):
     _need_tensor(name, input)
-    return _out(apply(op, (input,), None, float_dtype_for(input)), out)
+    return _out(apply(op, (input,), None, float_dtype_for(input)), out, name)
 
 
 def _nie(what: str):

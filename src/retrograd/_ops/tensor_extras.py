@@ -216,6 +216,15 @@ def _restride(self: Tensor, res: Tensor) -> Tensor:
         self._grad_fn = res._grad_fn
         self._output_nr = res._output_nr
     bump_version(self)  # (torch counts t_/transpose_/squeeze_/unsqueeze_ as in-place writes)
+    root = self if self._base is None else self._base
+    if res._grad_fn is not None and "_views" in root.__dict__:
+        # as after any recorded in-place change: the family's other live views read their
+        # region of the root's history (and views made under no_grad / inference mode refuse)
+        from .._views import _regenerate, live_views
+
+        for v in live_views(root):
+            if v is not self:
+                _regenerate(v, root)
     return self
 
 

@@ -332,20 +332,24 @@ def _prune(root_edges, targets, capture):
     order = []  # iterative post-order: children before parents
     seen = set()
     stack = []
-    for node, _ in root_edges:
-        if node not in seen:
-            seen.add(node)
-            stack.append((node, iter(node._next)))
-    while stack:
-        node, it = stack[-1]
-        for child in it:
-            if child is not None and child not in seen:
-                seen.add(child)
-                stack.append((child, iter(child._next)))
-                break
-        else:
-            stack.pop()
-            order.append(node)
+    for root, _ in root_edges:
+        # One root's walk finishes before the next starts: marking every root seen up
+        # front would let a root that is also inside another root's graph (grad of
+        # (y, f(y))) be ordered after its parents, and those parents then drop out of reach.
+        if root in seen:
+            continue
+        seen.add(root)
+        stack.append((root, iter(root._next)))
+        while stack:
+            node, it = stack[-1]
+            for child in it:
+                if child is not None and child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(child._next)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
     reach = set()
     execute = set()
     for node in order:
@@ -543,6 +547,14 @@ def accumulate_into_leaf(var, g, run: _Run | None = None) -> None:
         if data.base is not None or (run is not None and id(data) in run.fresh) or g._base is not None \
                 or g._shared_vc or not data.flags.writeable:
             data = data.copy()
+        vd = var._data
+        if data.strides != vd.strides and data.ndim > 1:
+            # PyTorch: the grad of a dense leaf takes the leaf's layout (row-major, channels_last
+            # ...), of a non-dense one row-major; np.empty_like's order 'K' gives exactly that
+            want = np.empty_like(vd)
+            if want.strides != data.strides:
+                want[...] = data
+                data = want
         if run is not None:
             run.fresh.add(id(data))
         var._grad = _wrap(data, False, None, 0) if type(g) is (_Tensor or _bind_tensor()) else g.detach()

@@ -56,6 +56,9 @@ class _Level:
 
 _level = _Level()
 
+# PyTorch's module-level record of the innermost open level (-1: none); its tests poll it.
+_current_level = -1
+
 
 def _registry():
     from .._ops import _registry as r
@@ -104,11 +107,13 @@ def enter_dual_level() -> int:
     >>> lvl = fwAD.enter_dual_level(); fwAD.exit_dual_level(level=lvl); lvl
     0
     """
+    global _current_level
     if _level.active:
         raise RuntimeError(NESTED_MSG)
     _level.active = True
     _level.gen += 1
     _registry()._set_forward_ad(_HOOK)
+    _current_level = 0
     return 0
 
 
@@ -126,8 +131,10 @@ def exit_dual_level(*, level: int | None = None) -> None:
         raise RuntimeError("Dual level must be a positive number.")
     if not _level.active or level != 0:
         raise RuntimeError(EXIT_ORDER_MSG)
+    global _current_level
     _level.active = False
     _registry()._set_forward_ad(None)
+    _current_level = -1
 
 
 class dual_level:

@@ -293,6 +293,34 @@ def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
 
 
 # ------------------------------------------------------------------ jacobian / hessian
+def _construct_standard_basis_for(tensors: tuple, tensor_numels: tuple) -> tuple:
+    """The rows of an identity matrix of size sum(tensor_numels), split by columns per tensor.
+
+    Chunk ``i`` has shape ``(total, tensor_numels[i])`` and the dtype of ``tensors[i]``; put
+    side by side the chunks form the identity (the vectors a batched vjp/jvp is run on).
+    PyTorch's private helper of the same name, which its tests call directly.
+
+    >>> import retrograd as torch
+    >>> a, b = _construct_standard_basis_for((torch.zeros(1), torch.zeros(2)), (1, 2))
+    >>> torch.cat([a, b], dim=1)
+    tensor([[1., 0., 0.],
+            [0., 1., 0.],
+            [0., 0., 1.]])
+    """
+    if len(tensors) != len(tensor_numels):
+        raise AssertionError("tensors and tensor_numels must have the same length")
+    T = _T()
+    total = sum(tensor_numels)
+    chunks = []
+    offset = 0
+    for t, n in zip(tensors, tensor_numels):
+        chunk = np.zeros((total, n), dtype=t._data.dtype)
+        chunk[offset:offset + n] = np.eye(n, dtype=t._data.dtype)
+        chunks.append(T._wrap(chunk, False, None, 0))
+        offset += n
+    return tuple(chunks)
+
+
 def _stack_rows(rows: list, shape: tuple, create_graph: bool):
     """Rows (one per output element, each shaped like the input) -> a (n_out,) + input-shape tensor."""
     T = _T()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 
-__all__ = ["profile", "record_function", "FunctionEvent", "FunctionEventAvg", "EventList"]
+__all__ = ["profile", "record_function", "FunctionEvent", "FunctionEventAvg", "EventList", "emit_nvtx"]
 
 _now = time.perf_counter_ns
 
@@ -272,3 +272,25 @@ class record_function:
         if self.frame is not None:
             _state.end(self.name, self.frame)
             self.frame = None
+
+
+class emit_nvtx:
+    """NVTX ranges for NVIDIA's profilers: needs CUDA, so entering it enabled fails as in a CPU build
+    of PyTorch (``enabled=False`` is a no-op).
+
+    >>> import retrograd as torch
+    >>> with torch.autograd.profiler.emit_nvtx(enabled=False):
+    ...     pass
+    """
+
+    def __init__(self, enabled: bool = True, record_shapes: bool = False) -> None:
+        self.enabled = enabled
+        self.record_shapes = record_shapes
+
+    def __enter__(self) -> None:
+        if self.enabled:
+            raise AssertionError("Torch not compiled with CUDA enabled")
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        return False

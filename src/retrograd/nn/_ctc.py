@@ -69,7 +69,8 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, 
     neg = lambda *shape: const(np.full(shape, _NEG, dtype=dtype))
     start = np.zeros((N, L), dtype=bool)
     start[:, 0] = True
-    start[:, 1] = tgt_len > 0 if L > 1 else False
+    if L > 1:  # (all targets empty: the blank path is the only one)
+        start[:, 1] = tgt_len > 0
     alpha = O.where(const(start), E[0], neg(N, L))
     skip_t = const(skip)
     for t in range(1, T):

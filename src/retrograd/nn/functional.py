@@ -966,7 +966,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
         return input.copy_(out) if inplace else out
     static = {"slope": (lower + upper) / 2}
     if inplace:
-        return _apply_inplace(_nnm._rrelu_eval_op, input, (), static)
+        return _apply_inplace(_nnm._rrelu_eval_inplace_op, input, (), static)
     return _apply(_nnm._rrelu_eval_op, (input,), static)
 
 

@@ -613,3 +613,12 @@ class ops:
         raise NotImplementedError("@ops (OpInfo-based tests) is not supported by retrograd's "
                                   "torch.testing._internal.common_device_type")
 
+
+
+# ------------------------------------------------------------ autograd test-file names (pt_autograd_split)
+def skipCUDAIfCudnnVersionLessThan(version: int = 0):
+    """Skip a CUDA test when cuDNN is older than ``version``: a CUDA-only condition, no-op on CPU."""
+    return lambda fn: fn
+
+
+__all__ += ["skipCUDAIfCudnnVersionLessThan"]

@@ -370,27 +370,9 @@ def _assertGradAndGradgradChecks(test_case: unittest.TestCase, apply_fn: Callabl
     test_case.assertTrue(gradgradcheck(apply_fn, inputs, **kwargs))
 
 
-# --- optimizer-suite additions (pt_optim) -----------------------------------
-# Names that PyTorch's optimizer / scheduler test files import from common_utils.
-# Kept in one block so other additions to this module merge cleanly.
+# ------------------------------------------------------------ autograd test-file names (pt_autograd_split)
+# Names PyTorch's test/autograd/*.py import from common_utils; kept in their own modules.
+from ._cuda_checks import CudaMemoryLeakCheck  # noqa: E402,F401
+from ._hardware import HardwareClassification  # noqa: E402,F401
 
-import enum as _enum
-
-
-class HardwareClassification(_enum.Enum):
-    """Which hardware a test class targets (newer PyTorch test files tag classes with it).
-
-    Only the member names matter: the test files set ``hw_classification = ...`` as a
-    class attribute, and retrograd's runner does not filter on it.
-
-    >>> from retrograd.testing._internal.common_utils import HardwareClassification
-    >>> HardwareClassification.GENERIC.name
-    'GENERIC'
-    """
-
-    GENERIC = "generic"
-    ACCELERATOR = "accelerator"
-    CPU = "cpu"
-    CUDA = "cuda"
-    MPS = "mps"
-    XPU = "xpu"
+__all__ += ["HardwareClassification", "CudaMemoryLeakCheck"]
