@@ -368,3 +368,10 @@ def gradgradcheck(fn: Callable, inputs, grad_outputs=None, **kwargs) -> bool:
 def _assertGradAndGradgradChecks(test_case: unittest.TestCase, apply_fn: Callable, inputs, **kwargs) -> None:
     test_case.assertTrue(gradcheck(apply_fn, inputs, **kwargs))
     test_case.assertTrue(gradgradcheck(apply_fn, inputs, **kwargs))
+
+
+# ------------------------------------------------------------------ (pt_tensor_ops) extra names
+# The name PyTorch gives its out-of-tree backend's device type (``torch._C._get_privateuse1_backend_name()``);
+# test files compare ``self.device_type`` with it.  retrograd has no such backend, so no test runs on it.
+TEST_PRIVATEUSE1_DEVICE_TYPE = "privateuseone"
+__all__.append("TEST_PRIVATEUSE1_DEVICE_TYPE")
