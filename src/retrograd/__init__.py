@@ -12,6 +12,9 @@ from . import _dtype  # noqa: F401
 from ._dtype import (bfloat16, bool, can_cast, double, dtype, float, float16, float32,  # noqa: F401,A004
                      float64, get_default_dtype, half, int, int8, int16, int32, int64, long,
                      promote_types, set_default_dtype, short, uint8)
+from ._dtype import (complex32, complex64, complex128, chalf, cfloat, cdouble,  # noqa: F401  (names only:
+                     float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz,  # tensors of them raise)
+                     quint8, qint8, qint32, quint4x2, quint2x4)
 from ._size import Size, device  # noqa: F401
 from ._layout import *  # noqa: F401,F403  (layout, memory_format and their constants)
 from ._storage import TypedStorage, UntypedStorage  # noqa: F401
@@ -41,7 +44,10 @@ from . import viz  # noqa: F401  (cheap: graphviz is imported only by viz.draw)
 from . import amp  # noqa: F401,E402
 from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: F401,E402
 from . import cpu  # noqa: F401,E402
+from . import accelerator  # noqa: F401,E402  (no accelerator: is_available() is False)
 from ._compat import *  # noqa: F401,F403
+from . import _utils  # noqa: F401,E402  (torch._utils._element_size)
+from ._complex_names import *  # noqa: F401,F403,E402  (imag, view_as_real ...: torch's errors on real tensors)
 from ._functional_aliases import *  # noqa: F401,F403
 from . import distributions  # noqa: F401,E402
 

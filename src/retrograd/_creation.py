@@ -257,6 +257,7 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
     >>> torch.tensor([1., 2.], requires_grad=True)
     tensor([1., 2.], requires_grad=True)
     """
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -370,11 +371,13 @@ def _check_ragged(data) -> None:
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     return _finish(np.array(s, dtype=(dtype or D.get_default_dtype()).np), requires_grad)
 
 
 def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     """Like ``tensor`` but shares memory with a NumPy array or Tensor when it can."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
@@ -443,7 +446,17 @@ def _shape(size, fname: str | None = None) -> tuple:
 
 
 def _dt(dtype, default=None) -> D.dtype:
-    return dtype or default or D.get_default_dtype()
+    return D.as_dtype(dtype) or default or D.get_default_dtype()
+
+
+def _size_kw(args: tuple, size, fname: str) -> tuple:
+    """The shape of a varargs factory called as ``f(2, 3)``, ``f((2, 3))`` or ``f(size=(2, 3))``."""
+    if size is None:
+        return args
+    if args:
+        raise TypeError(f"{fname}() received an invalid combination of arguments - got both positional sizes "
+                        "and size=")
+    return (size,)
 
 
 def _factory_out(name: str):
@@ -477,14 +490,16 @@ def _factory_out(name: str):
 
 
 @_factory_out("zeros")
-def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
+def zeros(*size_args, size=None, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
     """A tensor of zeros of the given shape.
 
     >>> import retrograd as torch
     >>> torch.zeros(2, dtype=torch.int64)
     tensor([0, 0])
     """
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
+    size = _size_kw(size_args, size, "zeros")
     if any(isinstance(s, int) and s < 0 for s in (size[0] if len(size) == 1 and isinstance(size[0], (tuple, list))
                                                   else size)):
         raise RuntimeError("zeros: Dimension size must be non-negative.")  # zeros' own wording
@@ -492,22 +507,27 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
 
 
 @_factory_out("ones")
-def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
+def ones(*size_args, size=None, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
     """A tensor of ones of the given shape."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
+    size = _size_kw(size_args, size, "ones")
     return _finish(np.ones(_shape(size, 'ones'), dtype=_dt(dtype).np), requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None, out=None, layout=None,
+def empty(*size_args, size=None, dtype=None, device=None, requires_grad=False, memory_format=None, out=None, layout=None,
           pin_memory=False) -> Tensor:
     """An uninitialised tensor (zero-filled here, which is one valid 'uninitialised')."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
+    size = _size_kw(size_args, size, "empty")
     return _finish(np.zeros(_shape(size, 'empty'), dtype=_dt(dtype).np), requires_grad)
 
 
 @_factory_out("full")
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
     """A tensor filled with ``fill_value``; dtype inferred from it (bool, int64, float)."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
@@ -527,6 +547,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
 @_factory_out("eye")
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Identity matrix n x m."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
@@ -536,6 +557,7 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=
 @_factory_out("arange")
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Values from start to end (exclusive) by step; int64 when all are integers."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     if end is None:
         start, end = 0, start
@@ -567,6 +589,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 @_factory_out("linspace")
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``steps`` evenly spaced values from start to end inclusive."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -585,6 +608,7 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
     >>> torch.logspace(0, 2, 3)
     tensor([  1.,  10., 100.])
     """
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     steps = int(steps)
     if steps < 0:
@@ -604,7 +628,7 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
         return _finish(data.astype(dt.np), requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
+def rand(*size_args, size=None, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Uniform [0, 1) samples (PyTorch's values for the same seed).
 
     >>> import retrograd as torch
@@ -612,14 +636,16 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     >>> torch.rand(3)
     tensor([0.4963, 0.7682, 0.0885])
     """
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
+    size = _size_kw(size_args, size, "rand")
     dt = _dt(dtype)
     _random_dtype_check("check_uniform_bounds", dt)
     shape = _shape(size, "rand")
     return _finish(_eng(generator).uniform(_numel(shape), dt.np).reshape(shape), requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
+def randn(*size_args, size=None, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Standard normal samples (PyTorch's values for the same seed).
 
     >>> import retrograd as torch
@@ -627,7 +653,9 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     >>> torch.randn(3)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
+    size = _size_kw(size_args, size, "randn")
     dt = _dt(dtype)
     _random_dtype_check("normal_kernel_cpu", dt)
     shape = _shape(size, "randn")
@@ -642,13 +670,15 @@ def _numel(shape: tuple) -> int:
 
 
 def _random_dtype_check(kernel: str, dt: D.dtype) -> None:
+    dt.np  # complex / float8 / quantized: retrograd's own TypeError, not a made-up kernel message
     if not dt.is_floating_point:
         from ._tensor import _scalar_type_name
 
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(dt)}\'')
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False) -> Tensor:
     """Integers uniform in [low, high); int64 by default (PyTorch's values for the same seed).
 
     >>> import retrograd as torch
@@ -656,7 +686,12 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     >>> torch.randint(3, 10, (3,))
     tensor([7, 6, 3])
     """
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
+    if low is None:  # randint(high=10, size=(3,))
+        if high is None:
+            raise TypeError("randint() received an invalid combination of arguments - got no 'high'")
+        low = 0
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, high
     if high is None:
@@ -686,6 +721,7 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad=F
     >>> torch.randperm(5)
     tensor([4, 0, 1, 3, 2])
     """
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     if not isinstance(n, (int, np.integer)):
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}")
@@ -705,6 +741,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, de
     >>> torch.normal(2.0, 0.5, (3,))
     tensor([2.7705, 1.8533, 0.9106])
     """
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     m = mean._data if isinstance(mean, Tensor) else mean
     s = std._data if isinstance(std, Tensor) else std
     if np.any(np.asarray(s) < 0):
@@ -846,35 +883,42 @@ def _like(input: Tensor, dtype):
 
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     return _finish(np.zeros(input._data.shape, dtype=_like(input, dtype).np), requires_grad)
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     return _finish(np.ones(input._data.shape, dtype=_like(input, dtype).np), requires_grad)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     return _finish(np.zeros(input._data.shape, dtype=_like(input, dtype).np), requires_grad)
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     return _finish(np.full(input._data.shape, fill_value, dtype=_like(input, dtype).np), requires_grad)
 
 
 def rand_like(input: Tensor, *, generator=None, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     """``rand`` of ``input``'s shape (and dtype unless given)."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     return rand(input._data.shape, generator=generator, dtype=_like(input, dtype), requires_grad=requires_grad)
 
 
 def randn_like(input: Tensor, *, generator=None, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
     """``randn`` of ``input``'s shape (and dtype unless given)."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     return randn(input._data.shape, generator=generator, dtype=_like(input, dtype), requires_grad=requires_grad)
 
 
 def randint_like(input: Tensor, low, high=None, *, generator=None, dtype=None, device=None,
                  requires_grad=False) -> Tensor:
     """``randint`` of ``input``'s shape (and dtype unless given)."""
+    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     return randint(low, high, input._data.shape, generator=generator, dtype=_like(input, dtype),
                    requires_grad=requires_grad)

@@ -16,6 +16,10 @@ __all__ = [
     "dtype", "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64",
     "uint8", "bool", "half", "float", "double", "short", "int", "long",
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
+    # names only: see _UnsupportedDtype
+    "complex32", "complex64", "complex128", "chalf", "cfloat", "cdouble",
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+    "quint8", "qint8", "qint32", "quint4x2", "quint2x4",
 ]
 
 
@@ -63,8 +67,72 @@ globals()["bool"] = bool_
 half, float, double = float16, float32, float64  # noqa: A001 - torch's aliases
 short, int, long = int16, int32, int64  # noqa: A001
 
+
+class _UnsupportedDtype(dtype):
+    """A dtype PyTorch has and retrograd does not implement (complex, float8, quantized).
+
+    The object exists so code that only *names* it (dtype tables, ``x.dtype == torch.complex64``,
+    ``@dtypes(torch.cfloat)`` in a test file) runs; anything that would store elements of it
+    (its NumPy dtype is asked for) raises a TypeError that names it.
+
+    >>> import retrograd as torch
+    >>> torch.complex64.is_complex, torch.tensor([1.]).dtype == torch.complex64
+    (True, False)
+    """
+
+    __slots__ = ()
+
+    def __init__(self, name: str, itemsize: int, complex_: _b.bool = False) -> None:
+        self.name = name
+        self._kind = 3  # above floating: promotion with it is never silently real
+        self.is_floating_point = not complex_ and name.startswith("float8")
+        self.is_complex = complex_
+        self.is_signed = not name.startswith("quint")
+        self.itemsize = itemsize
+
+    @property
+    def np(self):
+        kind = "complex" if self.is_complex else "float8" if self.name.startswith("float8") else "quantized"
+        raise TypeError(f"retrograd does not support {kind} tensors (dtype torch.{self.name} is not implemented)")
+
+    def to_real(self) -> "dtype":
+        if self.is_complex:
+            return {"complex32": float16, "complex64": float32, "complex128": float64}[self.name]
+        return self
+
+
+complex32 = _UnsupportedDtype("complex32", 4, True)
+complex64 = _UnsupportedDtype("complex64", 8, True)
+complex128 = _UnsupportedDtype("complex128", 16, True)
+chalf, cfloat, cdouble = complex32, complex64, complex128
+float8_e4m3fn = _UnsupportedDtype("float8_e4m3fn", 1)
+float8_e5m2 = _UnsupportedDtype("float8_e5m2", 1)
+float8_e4m3fnuz = _UnsupportedDtype("float8_e4m3fnuz", 1)
+float8_e5m2fnuz = _UnsupportedDtype("float8_e5m2fnuz", 1)
+quint8 = _UnsupportedDtype("quint8", 1)
+qint8 = _UnsupportedDtype("qint8", 1)
+qint32 = _UnsupportedDtype("qint32", 4)
+quint4x2 = _UnsupportedDtype("quint4x2", 1)
+quint2x4 = _UnsupportedDtype("quint2x4", 1)
+
+
+def is_supported(d) -> _b.bool:
+    """Whether tensors of dtype ``d`` can exist in retrograd (False for complex, float8, quantized)."""
+    return not isinstance(d, _UnsupportedDtype)
+
+
 ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
 _from_np = {d.np: d for d in ALL_DTYPES}
+
+
+_PY_TYPES = {_b.float: float64, _b.int: int64, _b.bool: bool_}
+
+
+def as_dtype(d):
+    """``d`` as a retrograd dtype: torch reads the Python types ``float``, ``int`` and ``bool`` given as a
+    dtype argument as float64, int64 and bool (``torch.zeros(2, dtype=float)`` is float64).  Anything
+    else (a dtype, ``None``, a bad value for the caller to refuse) is returned as it is."""
+    return _PY_TYPES.get(d, d) if isinstance(d, type) else d
 
 
 def _by_name(name: str) -> dtype:

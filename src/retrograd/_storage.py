@@ -23,9 +23,16 @@ __all__ = ["UntypedStorage", "TypedStorage"]
 
 def _root(a: np.ndarray) -> np.ndarray:
     """The outermost ndarray whose memory ``a`` views (``a`` itself when it owns its data)."""
-    while isinstance(a.base, np.ndarray):
-        a = a.base
-    return a
+    while True:
+        b = a.base
+        if isinstance(b, np.ndarray):
+            a = b
+        elif isinstance(getattr(b, "base", None), np.ndarray):
+            # np.lib.stride_tricks.as_strided (unfold, expand, strided diagonals ...) keeps the
+            # array it views behind a small interface object
+            a = b.base
+        else:
+            return a
 
 
 class UntypedStorage:

@@ -55,7 +55,10 @@ def bump_version(t: "Tensor") -> None:
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                  "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-                 "bfloat16": "BFloat16"}
+                 "bfloat16": "BFloat16", "complex32": "ComplexHalf", "complex64": "ComplexFloat",
+                 "complex128": "ComplexDouble", "float8_e4m3fn": "Float8_e4m3fn", "float8_e5m2": "Float8_e5m2",
+                 "float8_e4m3fnuz": "Float8_e4m3fnuz", "float8_e5m2fnuz": "Float8_e5m2fnuz", "quint8": "QUInt8",
+                 "qint8": "QInt8", "qint32": "QInt32", "quint4x2": "QUInt4x2", "quint2x4": "QUInt2x4"}
 
 
 def _scalar_type_name(d: D.dtype) -> str:
@@ -233,7 +236,15 @@ class Tensor:
         return self._data.nbytes
 
     def stride(self, dim: int | None = None):
-        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        d = self._data
+        st = tuple(s // d.itemsize for s in d.strides)
+        if not d.size and d.ndim and not any(st):
+            # NumPy gives a fresh empty array all-zero strides; torch gives it contiguous ones
+            acc, cs = 1, []
+            for n in reversed(d.shape):
+                cs.append(acc)
+                acc *= max(n, 1)
+            st = tuple(reversed(cs))
         return st if dim is None else st[self._wrap_dim(dim)]
 
     def is_contiguous(self, memory_format=None) -> bool:
@@ -663,7 +674,7 @@ class Tensor:
     # ------------------------------------------------------------------ dtype / device moves
     def to(self, *args, **kwargs) -> "Tensor":
         """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; copy only when needed."""
-        dtype = kwargs.get("dtype")
+        dtype = D.as_dtype(kwargs.get("dtype"))
         copy = kwargs.get("copy", False)
         check_device(kwargs.get("device"))
         fmt = kwargs.get("memory_format")
@@ -675,8 +686,8 @@ class Tensor:
                 return self.to(*args, **kwargs)  # already laid out so: no copy, as in torch
             return self.clone(memory_format=fmt).to(*args, **kwargs)
         for a in args:
-            if isinstance(a, D.dtype):
-                dtype = a
+            if isinstance(a, D.dtype) or a in D._PY_TYPES:  # (float / int / bool: float64 / int64 / bool)
+                dtype = D.as_dtype(a)
             elif isinstance(a, Tensor):
                 dtype = a.dtype
             elif isinstance(a, (str, device)):

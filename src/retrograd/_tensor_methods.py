@@ -8,9 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import _creation as C
+from . import _complex_names
+from . import _layout
+from . import _dtype as D
 from . import _ops as O
 from ._numpy_interop import array_ufunc
 from ._tensor import Tensor, bump_version
+from .autograd import grad_mode
 
 # Methods that are the function of the same name with self as first argument.
 METHODS = [
@@ -144,6 +148,13 @@ Tensor.__gt__ = _cmp_op(O.gt)
 Tensor.__ge__ = _cmp_op(O.ge)
 Tensor.__getitem__ = O.getitem
 Tensor.__setitem__ = O.setitem
+
+
+def _delitem(self, key) -> None:
+    raise TypeError("Tensor does not support deleting items")
+
+
+Tensor.__delitem__ = _delitem
 _T_WARNED = set()  # PyTorch warns once per process (TORCH_WARN_ONCE)
 _T_MSG = {
     0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. (Triggered internally "
@@ -193,8 +204,10 @@ Tensor.mH = property(lambda self: _mT(self, "mH"))
 
 
 def _new_factory(fn):
-    def method(self, *size, dtype=None, device=None, requires_grad=False, **kw):
-        return fn(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    def method(self, *size_args, size=None, dtype=None, device=None, requires_grad=False, **kw):
+        if size is not None:  # new_zeros(size=(2, 3)), as torch allows
+            size_args = size_args + (size,)
+        return fn(*size_args, dtype=D.as_dtype(dtype) or self.dtype, requires_grad=requires_grad)
     return method
 
 
@@ -249,9 +262,20 @@ def _resize_(self, *sizes, memory_format=None):
         raise RuntimeError("cannot resize variables that require grad")
     check_inplace(self)
     shape = tuple(parse_shape(sizes))
-    if shape == self._data.shape:
+    fmt = memory_format
+    if fmt is not None and fmt is not _layout.preserve_format and fmt is not _layout.contiguous_format:
+        _layout.check_memory_format("resize_", fmt)
+    else:
+        fmt = None
+    if shape == self._data.shape and (fmt is None or _layout.is_contiguous_as(self._data, fmt)):
         return self  # (torch: resizing to the current shape is no write: the version stays)
-    n = int(np.prod(shape)) if shape else 1
+    n = 1
+    for s in shape:  # (Python ints: torch's overflow errors, not NumPy's)
+        n *= s
+    if n >= 2 ** 63:
+        raise RuntimeError("numel: integer multiplication overflow")
+    if n * self._data.itemsize >= 2 ** 63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{', '.join(map(str, shape))}]")
     old = np.asarray(self._data).reshape(-1)
     if n <= old.size:
         data = np.ascontiguousarray(old[:n]).reshape(shape) if old.base is None and self._data.flags.c_contiguous \
@@ -260,7 +284,60 @@ def _resize_(self, *sizes, memory_format=None):
         data = np.zeros(n, dtype=old.dtype)
         data[:old.size] = old
         data = data.reshape(shape)
+    if fmt is not None:  # the same storage, strided in the requested format's dimension order
+        data = np.lib.stride_tricks.as_strided(data, shape, _layout.format_strides(data, fmt))
     self._data = data
+    bump_version(self)
+    return self
+
+
+def _resize_as_(self, the_template, *, memory_format=None):
+    fmt = memory_format
+    if fmt is _layout.preserve_format:  # the template's own layout, when it has a named one
+        fmt = next((f for f in (_layout.channels_last, _layout.channels_last_3d)
+                    if the_template._data.ndim == (4 if f is _layout.channels_last else 5)
+                    and not the_template.is_contiguous() and the_template.is_contiguous(memory_format=f)), None)
+    return _resize_(self, tuple(the_template.shape), memory_format=fmt)
+
+
+def _set_(self, source=None, storage_offset: int = 0, size=None, stride=None):
+    """``x.set_(storage, offset, size, stride)``: ``x`` becomes a view of that memory (as in torch,
+    writes through either are seen by both); ``x.set_(t)`` shares ``t``'s data; ``x.set_()`` empties."""
+    from ._storage import TypedStorage, UntypedStorage, _root
+    from ._tensor import check_inplace
+
+    if source is None or (isinstance(source, Tensor) and size is None and stride is None and not storage_offset):
+        return _tensor_set_(self, source)  # (Tensor.set_ itself: torch's dtype and autograd checks)
+    check_inplace(self)
+    if grad_mode.state.enabled and (self._requires_grad or (isinstance(source, Tensor) and source._requires_grad)):
+        raise RuntimeError("the derivative for 'set_' is not implemented.")
+    if isinstance(source, Tensor):
+        root = _root(source._data)
+    elif isinstance(source, TypedStorage):
+        root = source._untyped._array
+    elif isinstance(source, UntypedStorage):
+        root = source._array
+    else:
+        raise TypeError(f"set_(): argument 'source' must be Storage or Tensor, not {type(source).__name__}")
+    item = self._data.itemsize
+    flat = root.reshape(-1).view(np.uint8)  # (the storage's bytes, read as this tensor's dtype below)
+    n = flat.size // item
+    size = (n - storage_offset,) if size is None else tuple(int(v) for v in size)
+    if stride is None:
+        stride, acc = [], 1
+        for v in reversed(size):
+            stride.insert(0, acc)
+            acc *= max(v, 1)
+    stride = tuple(int(v) for v in stride)
+    need = storage_offset + 1 + sum((v - 1) * st for v, st in zip(size, stride)) if all(size) else 0
+    if need > n:
+        raise RuntimeError(f"setStorage: sizes [{', '.join(map(str, size))}], strides "
+                           f"[{', '.join(map(str, stride))}], storage offset {storage_offset}, and itemsize "
+                           f"{item} requiring a storage size of {need * item} are out of bounds for storage of "
+                           f"size {n * item}")
+    base = flat[storage_offset * item:(storage_offset + max(need - storage_offset, 0)) * item].view(
+        self._data.dtype) if need else np.empty((0,), self._data.dtype)
+    self._data = np.lib.stride_tricks.as_strided(base, size, tuple(st * item for st in stride))
     bump_version(self)
     return self
 
@@ -297,10 +374,15 @@ Tensor.dim_order = _dim_order
 Tensor.new = _legacy_new
 Tensor.new_empty_strided = _new_empty_strided
 Tensor.resize_ = _resize_
-Tensor.resize_as_ = lambda self, the_template, *, memory_format=None: _resize_(self, tuple(the_template.shape))
+Tensor.resize_as_ = _resize_as_
+_tensor_set_ = Tensor.set_  # the class's own: set_() and set_(tensor)
+Tensor.set_ = _set_
 Tensor.apply_ = _apply_
 Tensor.map_ = _map_
 Tensor.real = property(O.real)
+Tensor.imag = property(_complex_names.imag)  # (raises: retrograd's tensors are real)
+Tensor.sparse_dim = lambda self: 0  # dense tensors: no sparse dims, every dim dense
+Tensor.dense_dim = lambda self: self._data.ndim
 
 
 # ---- device/layout flags PyTorch code checks: retrograd tensors are dense, on the CPU ----

@@ -591,3 +591,17 @@ def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
         return input
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
     return input * F._keep_mask(shape, p, input.dtype)
+
+
+def _give_copies_out() -> None:
+    # torch's *_copy functions all take ``out=`` (one tensor, or one per piece for the splitting ones)
+    from ._out import with_out
+
+    g = globals()
+    for name in ("alias_copy", "diagonal_copy", "expand_copy", "permute_copy", "select_copy", "slice_copy",
+                 "split_copy", "split_with_sizes_copy", "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy",
+                 "unfold_copy", "unsqueeze_copy", "view_copy"):
+        g[name] = with_out(name)(g[name])
+
+
+_give_copies_out()

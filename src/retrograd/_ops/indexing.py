@@ -81,8 +81,12 @@ _SEQ_WARNING = ("Using a non-tuple sequence for multidimensional indexing is dep
 
 
 def _is_advanced(k) -> bool:
-    return isinstance(k, (Tensor, np.ndarray, list, bool, np.bool_)) or (
+    return isinstance(k, (Tensor, np.ndarray, list, range, bool, np.bool_)) or (
         isinstance(k, tuple))
+
+
+_UINT8_WARNING = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. "
+                  "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)")
 
 
 def _as_index_array(k) -> np.ndarray:
@@ -93,8 +97,11 @@ def _as_index_array(k) -> np.ndarray:
         k = np.asarray(k)
         if k.size == 0:
             k = k.astype(np.int64)
-    if k.dtype.kind == "b" or k.dtype == np.uint8:
-        return k.astype(bool, copy=False)
+    if k.dtype == np.uint8:
+        warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=4)
+        return k.astype(bool)
+    if k.dtype.kind == "b":
+        return k
     if k.dtype.kind not in "iu":
         raise IndexError(_INDEX_TYPES_MSG)
     return k.astype(np.int64, copy=False)
@@ -152,7 +159,8 @@ def _seq_as_tuple(seq: list) -> bool:
     """PyTorch's (and old NumPy's) rule: a short list holding sequences, slices, None or ... is a tuple."""
     if len(seq) >= 32:
         return False
-    return any(isinstance(x, (Tensor, np.ndarray, list, tuple, slice)) or x is None or x is Ellipsis for x in seq)
+    return any(isinstance(x, (Tensor, np.ndarray, list, tuple, range, slice)) or x is None or x is Ellipsis
+               for x in seq)
 
 
 def _canon(k):
@@ -174,7 +182,7 @@ def _canon(k):
         if d.ndim == 0 and d.dtype == np.bool_:
             return bool(d)
         return _as_index_array(d)
-    if isinstance(k, (list, tuple, np.ndarray)):
+    if isinstance(k, (list, tuple, range, np.ndarray)):  # (a range is a sequence of ints, as in torch)
         return _as_index_array(k)
     if isinstance(k, str):  # PyTorch tries to make a tensor of it
         raise TypeError("new(): invalid data type 'str'")
@@ -439,8 +447,7 @@ def setitem(self: Tensor, key, value) -> None:
 
 @with_out("nonzero", need_dtype(lambda o: "nonzero: Expected out tensor to have scalar type Long but got scalar "
           f"type{_scalar_type_name(o.dtype)}", D.int64), grad_check=False)
-def nonzero(input: Tensor, *, as_tuple: bool = False):
-    """Indices of non-zero elements: an (n, ndim) int64 tensor, or a tuple of 1-d tensors."""
+def _nonzero(input: Tensor, *, as_tuple: bool = False):
     d = input._data
     idx = np.nonzero(d if d.ndim else d.reshape(1))
     if as_tuple:  # PyTorch: nonzero().unbind(1), so the results are views of one (n, ndim) tensor
@@ -449,3 +456,10 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
     if d.ndim == 0:  # one row per non-zero, no columns
         return Tensor._wrap(np.zeros((int(d != 0), 0), np.int64), False, None, 0)
     return Tensor._wrap(np.stack(idx, axis=1).astype(np.int64), False, None, 0)
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False, out: Tensor | None = None):
+    """Indices of non-zero elements: an (n, ndim) int64 tensor, or a tuple of 1-d tensors."""
+    if as_tuple and out is not None:
+        raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+    return _nonzero(input, as_tuple=as_tuple) if out is None else _nonzero(input, as_tuple=as_tuple, out=out)

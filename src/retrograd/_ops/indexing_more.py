@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._common import broadcast_error, shape_str, tensor_args, to_tensor, wrap_dim
+from ._common import broadcast_error, checked_scalar, shape_str, tensor_args, to_tensor, wrap_dim
 from ._out import same_dtype, with_out
 from ._registry import apply, apply_inplace, primitive
 from .indexing import nonzero
@@ -625,6 +625,8 @@ def _fill_args(input: Tensor, dim: int, index, value, name: str):
     if isinstance(value, Tensor) and value._data.ndim != 0:
         raise RuntimeError(f"{name} only supports a 0-dimensional value tensor, but got tensor with "
                            f"{value._data.ndim} dimension(s).")
+    if isinstance(value, complex):
+        raise RuntimeError(f"{name}(): Converting complex Scalar to non-complex type is not supported")
     return d, idx
 
 
@@ -635,14 +637,15 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     d, idx = _fill_args(input, dim, index, value, "index_fill_")
     if isinstance(value, Tensor):
         return apply(_index_fill_t, (input, value), {"dim": d, "index": idx})
-    return apply(_index_fill, (input,), {"dim": d, "index": idx, "value": value})
+    # (torch's checked conversion: -1 fills a uint8 tensor with 255, 300 refuses an int8 one)
+    return apply(_index_fill, (input,), {"dim": d, "index": idx, "value": checked_scalar(value, input.dtype)})
 
 
 def index_fill_(self: Tensor, dim: int, index: Tensor, value) -> Tensor:
     d, idx = _fill_args(self, dim, index, value, "index_fill_")
     if isinstance(value, Tensor):
         return apply_inplace(_index_fill_t, self, (value,), {"dim": d, "index": idx})
-    return apply_inplace(_index_fill, self, (), {"dim": d, "index": idx, "value": value})
+    return apply_inplace(_index_fill, self, (), {"dim": d, "index": idx, "value": checked_scalar(value, self.dtype)})
 
 
 # ---------------------------------------------------------------- masked ops

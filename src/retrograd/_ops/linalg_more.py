@@ -633,7 +633,9 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out=None) -> 
     return linalg_cross(input, other, dim=dim)
 
 
-_trace = primitive("trace", lambda a: np.asarray(np.trace(a)), node="TraceBackward0",
+# (integers sum in int64, as torch's sum does: NumPy would give uint64 for uint8)
+_trace = primitive("trace", lambda a: np.asarray(np.trace(a, dtype=np.int64 if a.dtype.kind in "iub" else None)),
+                   node="TraceBackward0",
                    a=lambda g, a_shape: g * _D._const(np.eye(a_shape[0], a_shape[1]), g))
 
 

@@ -614,7 +614,13 @@ def unravel_index(indices, shape) -> tuple:
     a = indices._data
     if a.dtype.kind not in "iu":
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
-    shape = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    if isinstance(shape, Tensor) or not isinstance(shape, (int, np.integer, list, tuple)):
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    if not isinstance(shape, (int, np.integer)):
+        for s in shape:
+            if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+                raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(s)}")
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
     if any(s < 0 for s in shape):
         raise ValueError("'shape' cannot have negative values, but got " + str(tuple(shape)))
     # PyTorch divides with floor semantics and wraps out-of-range indices (no bounds check)

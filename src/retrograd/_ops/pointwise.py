@@ -187,17 +187,20 @@ def neg(input, *, out=None) -> Tensor:
     if input._data.dtype.kind == "b":
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are "
                            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-    return _out(apply(_neg, (input,)), out)
+    return _out(apply(_neg, (input,)), out, same=True)
 
 
 negative = neg
 
 
-def _out(result: Tensor, out: Tensor | None, name: str | None = None) -> Tensor:
+def _out(result: Tensor, out: Tensor | None, name: str | None = None, same: bool = False) -> Tensor:
     """``out=`` arguments: copy the result into ``out`` (resizing as PyTorch does).
 
     A result that requires grad means a differentiable op ran on inputs that require grad
     with grad mode on: PyTorch refuses that before writing (out= results have no history).
+    PyTorch's rule for ``out``'s dtype: the result's type must cast to it (same kind or higher:
+    a float result refuses an int ``out``); ``same`` ops (neg, abs, clamp ...: no type promotion)
+    want exactly the result's dtype.
     """
     if out is None:
         return result
@@ -210,6 +213,15 @@ def _out(result: Tensor, out: Tensor | None, name: str | None = None) -> Tensor:
         if forward_ad._get(result) is not None or forward_ad._get(out) is not None:
             raise NotImplementedError(f"Trying to use forward AD with {name or _caller_op_name()}_out that does not "
                                       "support it because it is an out= function")
+    rd, od = result._data.dtype, out._data.dtype
+    if rd != od:
+        from .._tensor import _scalar_type_name as _n
+
+        if same:
+            raise RuntimeError(f"Found dtype {_n(out.dtype)} but expected {_n(result.dtype)}")
+        if not D.can_cast(result.dtype, out.dtype):
+            raise RuntimeError(f"result type {_n(result.dtype)} can't be cast to the desired output type "
+                               f"{_n(out.dtype)}")
     if out._data.shape != result._data.shape:
         out._data = np.empty(result._data.shape, dtype=out._data.dtype)
     return out.copy_(result)
@@ -323,7 +335,7 @@ def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         cast = float_dtype_for(input) if float_only else None
-        return _out(apply(op, (input,), None, cast), out, name)
+        return _out(apply(op, (input,), None, cast), out, name, same=not float_only)
 
     fn.__name__ = name
     fn.__qualname__ = name
@@ -499,7 +511,12 @@ def where(condition, input=None, other=None, *, out=None):
         rt = D.result_type(input, other)  # two numbers: e.g. where(c, 2, 0.5) is float32
         return _out(apply(_where, (cond, scalar_tensor(input, rt), scalar_tensor(other, rt))), out)
     a, b, cast = binary_operands(input, other, "where")
-    return _out(apply(_where, (cond, a, b)) if cast is None else _where_cast(cond, a, b, cast), out)
+    r = apply(_where, (cond, a, b)) if cast is None else _where_cast(cond, a, b, cast)
+    if out is not None and out._data.dtype != r._data.dtype:  # (where's own check and words)
+        from .._tensor import _scalar_type_name as _n
+
+        raise RuntimeError(f"Expected out type to be {_n(r.dtype)} but got {_n(out.dtype)}")
+    return _out(r, out)
 
 
 def _where_cast(cond, a, b, cast):
@@ -543,7 +560,7 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         from .pointwise_more import _clamp_tensor
 
-        return _out(_clamp_tensor(input, min, max), out)
+        return _out(_clamp_tensor(input, min, max), out, same=True)
     cast = None
     if input._data.dtype.kind in "iub":  # clamp(int tensor, 1.5) is float, as in PyTorch
         rt = D.result_type(input, *[v for v in (min, max) if v is not None])
@@ -555,7 +572,7 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         if rt.np.kind in "iu":  # integer bounds are converted to the result type first (they may wrap)
             min = None if min is None else int(checked_scalar(min, rt))
             max = None if max is None else int(checked_scalar(max, rt))
-    return _out(apply(_clamp, (input,), {"min": min, "max": max}, cast), out)
+    return _out(apply(_clamp, (input,), {"min": min, "max": max}, cast), out, same=True)
 
 
 clip = clamp

@@ -107,7 +107,8 @@ def _unary(name: str, fw, rule, *, node: str | None = None, policy: str = "float
     op_ = op if inplace_node is None else primitive(name + "_", op.forward, node=inplace_node, a=rule)
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
-        return _out(apply(op, (input,), None, _prepare(name, input, policy, kernel)), out, name)
+        # (only the float-promoting family casts into any ``out``; the others want the input's dtype)
+        return _out(apply(op, (input,), None, _prepare(name, input, policy, kernel)), out, name, same=policy != "float")
 
     def fn_(self: Tensor) -> Tensor:
         _prepare_inplace(name, self, policy, kernel)
@@ -256,7 +257,7 @@ def round(input: Tensor, *, decimals: int | None = None, out: Tensor | None = No
     tensor([   2.6000, 1234.0000])
     """
     op, static = _round_args("round", input, decimals)
-    return _out(apply(op, (input,), static), out)
+    return _out(apply(op, (input,), static), out, same=True)
 
 
 def round_(self: Tensor, *, decimals: int | None = None) -> Tensor:

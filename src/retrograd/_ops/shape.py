@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtype as D
 from .._layout import check_memory_format, contiguous_format, preserve_format, relaid
 from .._tensor import Tensor
 from ._common import parse_shape, shape_str, tensor_args, wrap_dim, wrap_dims
@@ -65,7 +66,24 @@ def expand_grad(g: Tensor, shape) -> Tensor:
     if g._data.shape == shape:
         return g
     return apply(_expand_grad, (g,), {"shape": shape})
-_expand = primitive("expand", _broadcast_fw, node="ExpandBackward0", a=_expand_rule)
+def _expand_fw(a, *, shape):
+    # torch's strides (inferExpandGeometry), not NumPy's broadcast ones: a dim that keeps its size
+    # keeps its stride, an expanded dim gets 0, a new leading dim of size 1 gets size * stride of
+    # the dim after it (x.expand(1, 1, 5) has x.unsqueeze(0).unsqueeze(0)'s strides)
+    nd = len(shape)
+    lead = nd - a.ndim
+    st = [0] * nd
+    for i in range(nd - 1, -1, -1):
+        if i >= lead:
+            if a.shape[i - lead] == shape[i]:
+                st[i] = a.strides[i - lead]
+        elif shape[i] == 1 and i + 1 < nd:
+            st[i] = shape[i + 1] * st[i + 1]
+    out = np.broadcast_to(a, shape)  # (the usual case: NumPy's strides are already torch's)
+    return out if out.strides == tuple(st) else np.lib.stride_tricks.as_strided(a, shape, st, writeable=False)
+
+
+_expand = primitive("expand", _expand_fw, node="ExpandBackward0", a=_expand_rule)
 
 
 def sum_to(input: Tensor, shape) -> Tensor:
@@ -76,9 +94,9 @@ def sum_to(input: Tensor, shape) -> Tensor:
     return apply(_sum_to, (input,), {"shape": shape})
 
 
-def expand(input: Tensor, *sizes) -> Tensor:
+def expand(input: Tensor, *sizes, size=None) -> Tensor:
     """A broadcast view of ``input`` with ``sizes`` (-1 keeps a dim)."""
-    sizes = parse_shape(sizes)
+    sizes = parse_shape(sizes if size is None else (size,))
     src = input._data.shape
     if len(sizes) < len(src):
         from .._tensor import _legacy_type_name
@@ -147,11 +165,11 @@ _unsafe_view = primitive("reshape_copy", lambda a, *, shape: a.reshape(shape), n
                          a=lambda g, a_shape: reshape(g, a_shape))
 
 
-def view(input: Tensor, *shape) -> Tensor:
+def view(input: Tensor, *shape, size=None) -> Tensor:
     """Same data, new shape; fails (like PyTorch) when the memory layout does not allow it."""
+    if size is not None:  # x.view(size=(2, 3))
+        shape = (size,)
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
-        from .. import _dtype as D
-
         if isinstance(shape[0], D.dtype):
             return _view_dtype(input, shape[0])
     shape = _infer_shape(parse_shape(shape), input._data.size)
@@ -174,12 +192,48 @@ def _viewable(a: np.ndarray, shape) -> bool:
 
 
 def _view_dtype(input: Tensor, dtype) -> Tensor:
-    return Tensor._wrap(input._data.view(dtype.np), False, None, 0, input._vcounter())
+    """``x.view(dtype)``: the same bytes read as another dtype (torch's checks and messages).
+
+    Element sizes are torch's (bfloat16 counts 2 bytes), so the errors match torch's even where
+    retrograd's storage differs; the result, as in torch, does not require grad.
+    """
+    from .._tensor import _scalar_type_name
+
+    src = input.dtype
+    old, new = src.itemsize, dtype.itemsize
+    if old != new:
+        why = f"to view {_scalar_type_name(src)} as {_scalar_type_name(dtype)} (different element sizes)"
+        if input._data.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {why}")
+        if input.stride(-1) != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {why}, but got {input.stride(-1)}")
+        if new > old:
+            ratio = new // old
+            if input._data.shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {why}, but got "
+                                   f"{input._data.shape[-1]}")
+            if input.storage_offset() % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {why}, but got "
+                                   f"{input.storage_offset()}")
+            for i, st in enumerate(input.stride()[:-1]):
+                if st % ratio:
+                    raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {why}, but got {st}")
+    if (src is D.bfloat16) != (dtype is D.bfloat16):
+        # retrograd keeps bfloat16 values in float32 storage: there are no bfloat16 bytes to reinterpret
+        raise NotImplementedError("retrograd cannot view a tensor as another dtype to or from bfloat16 "
+                                  "(bfloat16 values are stored as float32)")
+    data = input._data.view(dtype.np)
+    if not data.size and data.ndim:  # (NumPy's strides of an empty array are arbitrary: give torch's)
+        ratio_st = [st * old // new for st in input.stride()]
+        if old != new:
+            ratio_st[-1] = 1
+        data = np.lib.stride_tricks.as_strided(data, data.shape, tuple(st * data.itemsize for st in ratio_st))
+    return Tensor._wrap(data, False, None, 0, input._vcounter())
 
 
-def reshape(input: Tensor, *shape) -> Tensor:
+def reshape(input: Tensor, *sizes, shape=None) -> Tensor:
     """A view when possible, else a copy (backward node ViewBackward0 / UnsafeViewBackward0)."""
-    shape = _infer_shape(parse_shape(shape), input._data.size)
+    shape = _infer_shape(parse_shape(sizes if shape is None else (shape,)), input._data.size)
     if _viewable(input._data, shape):
         return _as_view(apply(_view, (input,), {"shape": shape}), input)
     return apply(_unsafe_view, (contiguous(input) if False else input,), {"shape": shape})
@@ -237,13 +291,14 @@ def t(input: Tensor) -> Tensor:
     return _as_view(apply(_t, (input,)), input)
 
 
-def permute(input: Tensor, *dims) -> Tensor:
+def permute(input: Tensor, *dims_args, dims=None) -> Tensor:
     """Reorder dims (a view); ``dims`` is one tuple (the method also takes them one by one).
 
     >>> import retrograd as torch
     >>> torch.permute(torch.ones(2, 3), (1, 0)).shape
     torch.Size([3, 2])
     """
+    dims = dims_args if dims is None else (dims,)
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     if len(dims) == 1 and isinstance(dims[0], (int, np.integer)):
@@ -252,8 +307,9 @@ def permute(input: Tensor, *dims) -> Tensor:
     return _permute_dims(input, dims)
 
 
-def permute_method(self: Tensor, *dims) -> Tensor:
+def permute_method(self: Tensor, *dims_args, dims=None) -> Tensor:
     """``Tensor.permute``: dims as one tuple or one by one."""
+    dims = dims_args if dims is None else (dims,)
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     return _permute_dims(self, dims)
@@ -443,6 +499,8 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     d = wrap_dim(dim, input._data.ndim)
     size = input._data.shape[d]
     if isinstance(start, Tensor):
+        if start._data.ndim or start._data.dtype.kind not in "iu":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
         start = int(start.item())
     if start < -size or start > size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")

@@ -388,19 +388,22 @@ _flip = primitive("flip", lambda a, *, dims: np.flip(a, dims).copy() if dims els
                   a=lambda g, dims: apply(_flip, (g,), {"dims": dims}))
 
 
-def flip(input: Tensor, *dims) -> Tensor:
+def flip(input: Tensor, *dims_args, dims=None) -> Tensor:
     """Reverse the order of elements along ``dims`` (one tuple; a copy, as in PyTorch).
 
     >>> import retrograd as torch
     >>> torch.flip(torch.tensor([1., 2.]), (0,))
     tensor([2., 1.])
     """
-    int_tuple_arg("flip", "dims", 2, dims)
-    return flip_method(input, *dims)
+    int_tuple_arg("flip", "dims", 2, dims_args)
+    return flip_method(input, *dims_args, dims=dims)
 
 
-def flip_method(self: Tensor, *dims) -> Tensor:
+def flip_method(self: Tensor, *dims_args, dims=None) -> Tensor:
     """``Tensor.flip``: dims as one tuple or one by one."""
+    dims = dims_args if dims is None else (dims,)
+    if not dims:  # (flip() needs its dims, even an empty tuple)
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
         dims = dims[0]
     ds = wrap_dims(tuple(dims), self._data.ndim)  # (a 0-d tensor takes dim 0 / -1 only)
@@ -479,8 +482,10 @@ _repeat = primitive("repeat", lambda a, *, sizes: np.tile(a, sizes), node="Repea
                     a=lambda g, a_shape, sizes: _repeat_bw(g, a_shape, sizes))
 
 
-def repeat(input: Tensor, *sizes) -> Tensor:
+def repeat(input: Tensor, *sizes, repeats=None) -> Tensor:
     """Tile ``input`` ``sizes[i]`` times along each dim (``len(sizes) >= input.dim()``)."""
+    if repeats is not None:  # x.repeat(repeats=(2, 1))
+        sizes = (repeats,)
     if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
         sizes = sizes[0]
     sizes = tuple(int(s) for s in sizes)
@@ -716,9 +721,11 @@ def broadcast_shapes(*shapes) -> Size:
     result = [1] * n
     for j, s in enumerate(norm):
         for i in range(-1, -1 - len(s), -1):
-            if s[i] < 0:
-                raise RuntimeError(f"Trying to create tensor with negative dimension ({s[i]}): ({s[i]})")
-            if s[i] == 1 or s[i] == result[i]:
+            if s[i] == result[i]:
+                continue
+            if result[i] == 1 and s[i] < 0:  # (torch's order: a negative size met where the result is still 1)
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            if s[i] == 1:
                 continue
             if result[i] != 1:
                 raise RuntimeError(

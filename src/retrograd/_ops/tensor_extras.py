@@ -551,8 +551,8 @@ def index_reduce_(self: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
 
 # ---------------------------------------------------------------------------- unfold
 def _unfold_fw(a, *, dim, size, step):
-    if a.ndim == 0:
-        return np.lib.stride_tricks.as_strided(np.asarray(a).reshape(1), (1,), (a.itemsize,))
+    if a.ndim == 0:  # a 0-d tensor unfolds into a 1-d one of ``size`` (0 or 1) elements
+        return np.lib.stride_tricks.as_strided(np.asarray(a).reshape(1), (size,), (a.itemsize,))
     n = (a.shape[dim] - size) // step + 1
     shape = a.shape[:dim] + (n,) + a.shape[dim + 1:] + (size,)
     strides = a.strides[:dim] + (a.strides[dim] * step,) + a.strides[dim + 1:] + (a.strides[dim],)

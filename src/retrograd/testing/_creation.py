@@ -18,6 +18,13 @@ def make_tensor(*shape, dtype: D.dtype, device=None, low=None, high=None, requir
     """
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
+    shape = tuple(shape)
+    if noncontiguous and memory_format is not None:
+        raise ValueError("The parameters `noncontiguous` and `memory_format` are mutually exclusive, but got "
+                         f"noncontiguous={noncontiguous} and memory_format={memory_format}")
+    noncontiguous = noncontiguous and int(np.prod(shape, dtype=np.int64)) > 1
+    if noncontiguous:  # torch's recipe: draw twice the last dim, keep every other element from the 2nd
+        shape = (*shape[:-1], 2 * shape[-1])
     eng = _eng(None)  # PyTorch's draws: randint for bools / integers, uniform_ for floats
     n = int(np.prod(shape, dtype=np.int64))
     if dtype is D.bool_:
@@ -31,16 +38,18 @@ def make_tensor(*shape, dtype: D.dtype, device=None, low=None, high=None, requir
             data = eng.uniform(n, dtype.np, lo / 2, hi / 2).reshape(shape) * 2
         else:
             data = eng.uniform(n, dtype.np, lo, hi).reshape(shape)
-        if exclude_zero:
-            data[data == 0] = np.finfo(dtype.np).tiny
     else:
         info = np.iinfo(dtype.np)
         lo = max(-9 if low is None else int(np.ceil(low)), info.min)
         hi = min(10 if high is None else int(high), info.max)
         data = eng.randint(n, lo, hi).astype(dtype.np).reshape(shape)
-        if exclude_zero:
-            data[data == 0] = 1
-    t = Tensor._wrap(np.ascontiguousarray(data), False, None, 0)
+    # (np.ascontiguousarray would turn a 0-d array into a 1-d one)
+    data = data[..., 1::2] if noncontiguous else np.require(data, requirements="C")
+    if exclude_zero and dtype is not D.bool_:
+        data[data == 0] = np.finfo(dtype.np).tiny if dtype.is_floating_point else 1
+    t = Tensor._wrap(data, False, None, 0)
+    if memory_format is not None:
+        t = t.clone(memory_format=memory_format)
     if requires_grad:
         t.requires_grad_(True)
     return t

@@ -376,3 +376,10 @@ from ._cuda_checks import CudaMemoryLeakCheck  # noqa: E402,F401
 from ._hardware import HardwareClassification  # noqa: E402,F401
 
 __all__ += ["HardwareClassification", "CudaMemoryLeakCheck"]
+
+
+# ------------------------------------------------------------------ (pt_tensor_ops) extra names
+# The name PyTorch gives its out-of-tree backend's device type (``torch._C._get_privateuse1_backend_name()``);
+# test files compare ``self.device_type`` with it.  retrograd has no such backend, so no test runs on it.
+TEST_PRIVATEUSE1_DEVICE_TYPE = "privateuseone"
+__all__.append("TEST_PRIVATEUSE1_DEVICE_TYPE")
