@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype as D
 from .._blas import fused_add
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ._common import binary_operands, checked_scalar, float_dtype_for, scalar_tensor
 from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
 
@@ -192,10 +193,19 @@ def neg(input, *, out=None) -> Tensor:
 negative = neg
 
 
-def _out(result: Tensor, out: Tensor | None) -> Tensor:
-    """``out=`` arguments: copy the result into ``out`` (resizing as PyTorch does)."""
+def _out(result: Tensor, out: Tensor | None, name: str | None = None) -> Tensor:
+    """``out=`` arguments: copy the result into ``out`` (resizing as PyTorch does).
+
+    As in PyTorch, not while recording: an input or ``out`` that requires grad is refused
+    (``name``: the op's, else the calling function's)."""
     if out is None:
         return result
+    if (result._requires_grad or out._requires_grad) and grad_mode.state.enabled:
+        import sys
+
+        name = name or sys._getframe(1).f_code.co_name
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
     if out._data.shape != result._data.shape:
         out._data = np.empty(result._data.shape, dtype=out._data.dtype)
     return out.copy_(result)
@@ -304,7 +314,7 @@ def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         cast = float_dtype_for(input) if float_only else None
-        return _out(apply(op, (input,), None, cast), out)
+        return _out(apply(op, (input,), None, cast), out, name)
 
     fn.__name__ = name
     fn.__qualname__ = name
@@ -421,7 +431,7 @@ def _cmp(name: str, f):
 
     def fn(input, other, *, out=None) -> Tensor:
         a, b, cast = binary_operands(input, other, name)
-        return _out(apply(op, (a, b), None, cast), out)
+        return _out(apply(op, (a, b), None, cast), out, name)
 
     fn.__name__ = name
     fn.__doc__ = f"Elementwise ``{name}`` comparison; returns a bool tensor."

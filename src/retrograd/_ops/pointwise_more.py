@@ -107,7 +107,7 @@ def _unary(name: str, fw, rule, *, node: str | None = None, policy: str = "float
     op_ = op if inplace_node is None else primitive(name + "_", op.forward, node=inplace_node, a=rule)
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
-        return _out(apply(op, (input,), None, _prepare(name, input, policy, kernel)), out)
+        return _out(apply(op, (input,), None, _prepare(name, input, policy, kernel)), out, name)
 
     def fn_(self: Tensor) -> Tensor:
         _prepare_inplace(name, self, policy, kernel)

@@ -368,3 +368,7 @@ def gradgradcheck(fn: Callable, inputs, grad_outputs=None, **kwargs) -> bool:
 def _assertGradAndGradgradChecks(test_case: unittest.TestCase, apply_fn: Callable, inputs, **kwargs) -> None:
     test_case.assertTrue(gradcheck(apply_fn, inputs, **kwargs))
     test_case.assertTrue(gradgradcheck(apply_fn, inputs, **kwargs))
+
+
+# ---- names needed by PyTorch's test_autograd.py (pt_autograd) ----
+from ._extensions import scoped_load_inline  # noqa: F401,E402
