@@ -120,7 +120,8 @@ def test_recomputation_mismatch_raises_checkpoint_error():
 
     def f(t):
         state["n"] += 1
-        return t.sin() if state["n"] == 1 else t.sin().cos()
+        # (fewer saves in the recomputation: with early stop, more saves would not be an error, as in torch)
+        return t.sin().cos() if state["n"] == 1 else t.sin()
 
     y = checkpoint(f, x, use_reentrant=False)
     with pytest.raises(CheckpointError, match="A different number of tensors was saved"):

@@ -90,8 +90,11 @@ def test_multi_output_views_are_marked(fn):
     outs = fn(x * 1)
     assert all(o.__dict__.get("_view_meta") == "multi" for o in outs)
     assert all(o._base is not None for o in outs)
+    # made in grad mode they are marked even without grad (as torch: copying a tensor that requires
+    # grad into one is refused), yet a plain in-place write stays allowed
     plain = fn(_base(retrograd))
-    assert all("_view_meta" not in o.__dict__ for o in plain)
+    assert all(o.__dict__.get("_view_meta") == "multi" for o in plain)
+    plain[0].add_(1)
     # torch refuses in-place writes to these outputs when they require grad
     with pytest.raises(RuntimeError, match="output of a function that returns multiple views"):
         fn(_base(torch, grad=True) * 1)[0].add_(1)

@@ -50,6 +50,7 @@ from . import _utils  # noqa: F401,E402  (torch._utils._element_size)
 from ._complex_names import *  # noqa: F401,F403,E402  (imag, view_as_real ...: torch's errors on real tensors)
 from ._functional_aliases import *  # noqa: F401,F403
 from . import distributions  # noqa: F401,E402
+from . import _C  # noqa: F401,E402  (torch._C: private engine queries and helper nodes)
 
 from .version import __version__  # noqa: F401,E402  (the torch API version emulated; ours: version.retrograd_version)
 from . import version  # noqa: F401,E402

@@ -569,12 +569,20 @@ class Tensor:
         # from autograd (PyTorch's semantics, and why ``.data`` is discouraged).
         return Tensor._wrap(self._data, False, None, 0)
 
+    @property
+    def volatile(self) -> bool:
+        """Removed in PyTorch 0.4: always False (with PyTorch's warning)."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
     @data.setter
     def data(self, value: "Tensor") -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        # (the tensor keeps its own version counter, as in PyTorch: views of it still share it)
         self._data = value._data
-        self._vc = value._vcounter()
 
     # ------------------------------------------------------------------ conversions
     def item(self):
@@ -586,7 +594,7 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        if self._requires_grad and not force:
+        if self._requires_grad and not force and _state.enabled:  # (allowed under no_grad, as in PyTorch)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 

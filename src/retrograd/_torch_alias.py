@@ -35,6 +35,7 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         module = importlib.import_module("retrograd" + spec.name[len("torch"):])
+        _alias_loaded()
         # the import system sets __spec__ on whatever create_module returns; keep retrograd's
         # own (restored in exec_module), or the module's relative imports would resolve
         # against "torch.X" and warn "__package__ != __spec__.parent"
@@ -54,6 +55,19 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 _finder = _TorchAlias()
 
 
+def _alias_loaded() -> None:
+    """Register every loaded ``retrograd.X`` as ``torch.X`` in ``sys.modules`` right away.
+
+    Importing a submodule through the finder makes Python set it as an attribute of its
+    parent package; for a submodule the package has already imported and shadowed with a
+    same-named function (``autograd.gradcheck``) that would replace the function by the
+    module.  A module found in ``sys.modules`` is not set again, so aliasing eagerly avoids it.
+    """
+    for name, module in list(sys.modules.items()):
+        if module is not None and (name == "retrograd" or name.startswith("retrograd.")):
+            sys.modules.setdefault("torch" + name[len("retrograd"):], module)
+
+
 def register_as_torch() -> None:
     """Make ``import torch`` (and ``torch.nn``, ``torch.optim`` ...) import retrograd.
 
@@ -65,6 +79,8 @@ def register_as_torch() -> None:
         raise RuntimeError("register_as_torch(): the real torch is already imported in this process")
     if _finder not in sys.meta_path:
         sys.meta_path.insert(0, _finder)
+    if "retrograd" in sys.modules:
+        _alias_loaded()
 
 
 def unregister_as_torch() -> None:

@@ -77,6 +77,10 @@ def register_view(out: Tensor, base: Tensor) -> None:
             out.__dict__["_view_nograd"] = True  # survives ops that re-mark their outputs "multi"
         # PyTorch: such a view still reports requires_grad of its base (it has no grad_fn)
         out._requires_grad = root._requires_grad or base._requires_grad
+    if meta in ("no_grad", "inference") and _state.enabled and not _state.inference:
+        # a view (made with grad recording) of a view made under no_grad / inference mode:
+        # PyTorch refuses in-place on it with its own message
+        meta = "vov_" + meta
     if meta is not None:
         out.__dict__["_view_meta"] = meta
     if root._grad_fn is None and root._requires_grad:
@@ -103,13 +107,31 @@ def live_views(root: Tensor) -> list:
 
 def check_view_inplace(view: Tensor, others: tuple = ()) -> None:
     """PyTorch's refusals for in-place writes to views (grad mode is on here)."""
-    requires_grad = view._requires_grad or any(getattr(o, "_requires_grad", False) for o in others)
+    base = view._base
+    # (a view taken before its base was made to require grad still writes into that leaf)
+    requires_grad = view._requires_grad or base._requires_grad or any(
+        getattr(o, "_requires_grad", False) for o in others)
     if not requires_grad:
         return
     d = view.__dict__
     meta = d.get("_view_meta")
     if meta is not None:
         gf = view._grad_fn
+        if meta in ("vov_no_grad", "vov_inference"):
+            name = re.sub(r"Backward\d*$", "", gf.name()) if gf is not None else "view"
+            if meta == "vov_no_grad":
+                raise RuntimeError(
+                    f"Output {view._output_nr} of {name} is a view of a view which was created in no_grad mode and is "
+                    "being modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+                    "error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace "
+                    "either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside "
+                    "(if you want the inplace to be tracked).")
+            raise RuntimeError(
+                f"Output {view._output_nr} of {name} is a view of a view which was created in inference mode and is "
+                "being modified inplace in normal mode. Given that this use case is ambiguous and error-prone, it is "
+                "forbidden. You can clarify your code by moving both the view and the inplace either both inside the "
+                "inference_mode block (if you don't want the inplace to be tracked) or both outside (if you want the "
+                "inplace to be tracked).")
         if meta == "inference":
             raise RuntimeError(INFERENCE_VIEW_MSG)
         if meta == "no_grad" or d.get("_view_nograd"):
@@ -122,7 +144,7 @@ def check_view_inplace(view: Tensor, others: tuple = ()) -> None:
             name = re.sub(r"Backward\d*$", "", gf.name())
             raise RuntimeError(f"Output {view._output_nr} of {name} is a view and is being modified inplace. " + tail)
     base = view._base
-    if view._requires_grad and base._grad_fn is None and base._requires_grad:
+    if base._grad_fn is None and base._requires_grad:  # (even a view taken before the base required grad)
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if view._requires_grad and view._grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")

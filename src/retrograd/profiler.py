@@ -340,7 +340,8 @@ class profile:
         out = EventList()
         for e in self._raw_events():
             if e.name.startswith("ProfilerStep#"):  # torch groups all steps under one wildcard name
-                e = _prof.FunctionEvent("ProfilerStep*", e.start_us, e.end_us, e.self_cpu_time_total)
+                e = _prof.FunctionEvent(name="ProfilerStep*", start_us=e.start_us, end_us=e.end_us,
+                                        self_us=e.self_cpu_time_total)
             out.append(e)
         return out
 

@@ -41,7 +41,7 @@ class OpDef:
 
     __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
                  "save_inputs", "save_out", "saved_names", "n_out", "node_cls", "doc", "differentiable", "errors",
-                 "meta", "array_rules", "array_backward", "fast_rec")
+                 "meta", "array_rules", "array_backward", "fast_rec", "users", "elide", "keep")
 
     def __repr__(self) -> str:
         return f"<op {self.name} -> {self.node_name}>"
@@ -83,6 +83,14 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.save_inputs = tuple(i for i, n in enumerate(op.inputs) if n in mentioned)
     op.save_out = "out" in mentioned
     op.saved_names = tuple(op.inputs[i] for i in op.save_inputs) + (("out",) if op.save_out else ())
+    # Which rules read each saved input: an input is saved only when one of those rules can
+    # run, i.e. when its own input needs a gradient (``y / c`` with a constant ``c`` keeps
+    # no reference to ``y``, as in PyTorch).  ``elide``: whether that can ever drop a save.
+    op.users = {i: frozenset(j for j, args in enumerate(op.rule_args)
+                             if op.rules[j] is not None and op.inputs[i] in args) for i in op.save_inputs}
+    differentiable = frozenset(j for j, r in enumerate(op.rules) if r is not None)
+    op.elide = any(op.users[i] != differentiable for i in op.save_inputs)
+    op.keep = {}  # (needs-grad per input) -> frozenset of the saved inputs kept; filled on use
     op.arg_plan = tuple(tuple(_plan_arg(a, op) for a in args) for args in op.rule_args)
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
@@ -326,7 +334,10 @@ def _record(op: OpDef, tensors: tuple, static, out):
     node._next_nr = _ZEROS.get(len(nrs), nrs) if not any(nrs) else nrs
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
-    saved = _saved_inputs(op.save_inputs, tensors)
+    if op.elide and None in node._next:
+        saved = _saved_some(op, tensors, tuple(n is not None for n in node._next))
+    else:
+        saved = _saved_inputs(op.save_inputs, tensors)
     if op.n_out == 1:
         res = _wrap(out, True, node, 0)
         # Input shapes/dtypes let the engine reduce broadcast grads and cast them back.
@@ -391,6 +402,8 @@ def _record_binary(node, op: OpDef, tensors: tuple, out):
     si = op.save_inputs
     if not si:
         saved = None
+    elif (ca is None or cb is None) and op.elide:
+        saved = _saved_some(op, tensors, (ca is not None, cb is not None))
     elif _inference_used[0] or _saved_hooks_stack:
         saved = ()
         for i in si:
@@ -439,11 +452,34 @@ def _record_ternary(node, op: OpDef, tensors: tuple, out):
     if ad.dtype is not dt or bd.dtype is not dt or cd.dtype is not dt or ad.shape != shape or bd.shape != shape \
             or cd.shape != shape or op.meta:
         node._in_meta = ((ad.shape, ad.dtype), (bd.shape, bd.dtype), (cd.shape, cd.dtype))
-    saved = _saved_inputs(op.save_inputs, tensors)
+    if op.elide and (ca is None or cb is None or cc is None):
+        saved = _saved_some(op, tensors, (ca is not None, cb is not None, cc is not None))
+    else:
+        saved = _saved_inputs(op.save_inputs, tensors)
     if op.save_out:
         saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
     node.saved = saved
     return res
+
+
+def _saved_some(op: OpDef, tensors, needs: tuple) -> tuple | None:
+    """Like _saved_inputs, but an input that no runnable rule reads (``needs``: which inputs
+    need a gradient) is not kept: its pair is (None, None), a rule that would read it never runs."""
+    keep = op.keep.get(needs)
+    if keep is None:
+        keep = op.keep[needs] = frozenset(i for i in op.save_inputs if any(needs[j] for j in op.users[i]))
+    hooks = _inference_used[0] or _saved_hooks_stack
+    saved = ()
+    for i in op.save_inputs:
+        if i not in keep:
+            saved += (None, None)
+        elif hooks:
+            saved += (SavedTensor(tensors[i]), None)
+        else:
+            t = tensors[i]
+            vc = t._vc
+            saved += (t, 0 if vc is None else vc[0])
+    return saved
 
 
 def _saved_inputs(save_inputs: tuple, tensors) -> tuple | None:

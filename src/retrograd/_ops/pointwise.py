@@ -12,6 +12,7 @@ import numpy as np
 from .. import _dtype as D
 from .._blas import fused_add
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ._common import binary_operands, checked_scalar, float_dtype_for, scalar_tensor
 from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
 
@@ -204,7 +205,7 @@ def _out(result: Tensor, out: Tensor | None, name: str | None = None, same: bool
     """
     if out is None:
         return result
-    if result._requires_grad and result._grad_fn is not None:
+    if (result._requires_grad and result._grad_fn is not None) or (out._requires_grad and grad_mode.state.enabled):
         raise RuntimeError(f"{name or _caller_op_name()}(): functions with out=... arguments don't support "
                            "automatic differentiation, but one of the arguments requires grad.")
     if "_fw_tangent" in result.__dict__ or "_fw_tangent" in out.__dict__:

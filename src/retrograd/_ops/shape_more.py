@@ -66,7 +66,7 @@ def _mark_multi(outs: tuple, input: Tensor) -> tuple:
     """Views from ops with several view outputs: PyTorch forbids writing them in place."""
     for o in outs:
         _as_view(o, input)
-        if o._requires_grad:
+        if o._requires_grad or grad_mode.state.enabled:  # (PyTorch marks them so in grad mode, even without grad)
             o.__dict__["_view_meta"] = "multi"
         elif input._requires_grad and not grad_mode.state.enabled:
             o.__dict__["_view_meta"] = "no_grad"

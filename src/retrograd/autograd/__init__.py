@@ -16,9 +16,13 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401
                         is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401  (the functions shadow the module name, as in torch)
-from . import forward_ad, function, functional, profiler  # noqa: F401
+from . import forward_ad, function, functional, profiler, profiler_util  # noqa: F401
 from .function import Function, once_differentiable  # noqa: F401
+from .graph import SavedTensor  # noqa: F401  (torch.autograd.SavedTensor: not constructible from Python)
 from .anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
+from ._toggles import (_calculate_shape, _force_original_view_tracking, _profiler_enabled,  # noqa: F401
+                       _unsafe_preserve_version_counter, is_multithreading_enabled, is_view_replay_enabled,
+                       kineto_available, set_multithreading_enabled)
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "detect_anomaly", "set_detect_anomaly", "Variable", "gradcheck", "gradgradcheck",
@@ -56,6 +60,32 @@ def _as_tuple(x) -> tuple:
     if isinstance(x, (Tensor, graph.GradientEdge)):
         return (x,)
     return tuple(x)
+
+
+class _EdgeOutput:
+    """A ``GradientEdge`` given as an output of ``backward``/``grad``: a root of the pass.
+
+    ``_data`` is a stand-in array (no memory: a broadcast scalar) with the shape and dtype of
+    the gradient the edge takes, when known, so grad_outputs are checked as for a tensor.
+    """
+
+    requires_grad = _requires_grad = True
+
+    def __init__(self, edge) -> None:
+        self._grad_fn = edge.node
+        self._output_nr = edge.output_nr
+        shape, dtype = graph._edge_meta(edge)
+        self._data = np.broadcast_to(np.zeros((), dtype=dtype), shape)
+
+    @property
+    def dtype(self):
+        from .._dtype import from_numpy_dtype
+
+        return from_numpy_dtype(self._data.dtype)
+
+
+def _roots(outputs) -> tuple:
+    return tuple(_EdgeOutput(o) if isinstance(o, graph.GradientEdge) else o for o in outputs)
 
 
 class _EdgeInput:
@@ -113,11 +143,12 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None, creat
 
     if grad_variables is not None:
         grad_tensors = grad_variables
-    outputs = _as_tuple(tensors)
+    outputs = _roots(_as_tuple(tensors))
     if inputs is not None:
         inputs = _as_tuple(inputs)
         if len(inputs) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        inputs = tuple(_EdgeInput(t) if isinstance(t, graph.GradientEdge) else t for t in inputs)
     grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
     if len(grads) < len(outputs):  # (extra gradients are ignored, as in PyTorch)
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
@@ -130,10 +161,10 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None, creat
     grads = _make_grads(outputs, grads)
     if inputs is not None:
         for t in inputs:
-            if t._grad_fn is not None:
+            if t._grad_fn is not None and not isinstance(t, _EdgeInput):
                 t.retain_grad()  # as PyTorch: a non-leaf input gets its .grad through retain_grad
-    if create_graph and not _warned_create_graph:
-        _warned_create_graph.append(True)  # PyTorch's TORCH_WARN_ONCE: once per process
+    if create_graph and (not _warned_create_graph or _warn_always()):
+        _warned_create_graph.append(True)  # PyTorch's TORCH_WARN_ONCE: once per process (unless warn_always)
         warnings.warn(
             "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
             "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
@@ -164,7 +195,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
                          "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
-    outs = _as_tuple(outputs)
+    outs = _roots(_as_tuple(outputs))
     ins = _as_tuple(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
@@ -193,7 +224,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
             if materialize_grads:
                 if isinstance(t, _EdgeInput):
                     raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
-                g = _creation.zeros_like(t)
+                # (PyTorch: the zeros require grad exactly when a graph is being built)
+                g = _creation.zeros_like(t).requires_grad_(create_graph)
             elif not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
@@ -202,6 +234,21 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
             g = g.detach()
         final.append(g)
     return tuple(final)
+
+
+def _warn_always() -> bool:
+    from .._compat import is_warn_always_enabled
+
+    return is_warn_always_enabled()
+
+
+def __getattr__(name: str):
+    # ``torch.autograd.torch`` is the torch module itself in PyTorch (its module imports torch)
+    if name == "torch":
+        import retrograd
+
+        return retrograd
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _VariableMeta(type):
@@ -236,3 +283,13 @@ class Variable(metaclass=_VariableMeta):
         t = data.detach()
         t.requires_grad_(requires_grad)
         return t
+
+
+class _EngineAttr:
+    """``Variable._execution_engine``, looked up on first use (the engine module loads lazily)."""
+
+    def __get__(self, obj, cls=None):
+        return _engine().execution_engine
+
+
+Variable._execution_engine = _EngineAttr()

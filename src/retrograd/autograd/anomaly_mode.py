@@ -118,7 +118,7 @@ def report_anomaly(node) -> None:
     else:
         msg = f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
         msg += "".join(stack)
-    warnings.warn(msg, UserWarning, stacklevel=4)
+    _warn(msg)
     seen = set()
     while parent is not None and id(parent) not in seen:
         seen.add(id(parent))
@@ -126,5 +126,14 @@ def report_anomaly(node) -> None:
         msg = (f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of forward call that induced "
                "the previous calculation:\n")
         msg += "".join(stack) if stack else ""
-        warnings.warn(msg, UserWarning, stacklevel=4)
+        _warn(msg)
         parent = nxt
+
+
+def _warn(msg: str) -> None:
+    """Warn while an error propagates; a warning filter that turns it into an exception must not
+    replace that error (PyTorch then prints the warning to stderr)."""
+    try:
+        warnings.warn(msg, UserWarning, stacklevel=5)
+    except Warning as w:
+        print(f"{type(w).__name__}: {w}", file=sys.stderr)

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import grad_mode
 from .anomaly_mode import anomaly_state, report_anomaly
-from .graph import _RELEASED, AccumulateGrad
+from .graph import _RELEASED, AccumulateGrad, _saved_hooks_stack
 from .profiler import _state as _prof_state
 
 __all__ = ["run_backward", "accumulate_into_leaf", "current_run_id", "will_receive_grad", "edge_of"]
@@ -40,11 +40,19 @@ _local = _Local()
 
 
 class _Run:
-    __slots__ = ("id", "deps", "fresh", "create_graph", "checkpoint_valid")
+    __slots__ = ("id", "deps", "fresh", "create_graph", "checkpoint_valid", "execute", "capture", "root_edges",
+                 "targets", "current", "callbacks")
 
     def __init__(self, deps, create_graph, checkpoint_valid: bool = True) -> None:
         self.id = next(_run_ids)
         self.deps = deps
+        # for the torch._C engine queries: what runs, the roots, and the node now running
+        self.execute = deps
+        self.capture = False
+        self.root_edges = ()
+        self.targets = None
+        self.current = None
+        self.callbacks = None  # queue_callback: run when this pass ends
         self.fresh: set = set()  # ids of arrays that must be copied before a leaf keeps them
         self.create_graph = create_graph
         # reentrant checkpoint needs a plain backward (no autograd.grad, no inputs=)
@@ -84,6 +92,12 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     leaves ``.grad`` alone; otherwise accumulates into ``.grad`` of the leaves (or of
     ``inputs`` only, when given: non-leaf inputs retain their grad) and returns None.
     """
+    if len(_local.stack) >= _MAX_REENTRANT_DEPTH:
+        # A backward started from inside a backward (a Function's backward calling backward)
+        # nests Python frames; deep chains would exhaust the interpreter's recursion limit,
+        # so past this depth the pass runs on a fresh thread (its own frame stack), as
+        # PyTorch's engine hands deep reentrant work to other threads.
+        return _run_on_fresh_thread(outputs, grads, retain_graph, create_graph, inputs, allow_unused, capture)
     # ---- roots ----
     root_edges = []
     for i, t in enumerate(outputs):
@@ -127,6 +141,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
 
     captured = [None] * len(inputs) if capture else None
     run = _Run(deps, create_graph, inputs is None)
+    run.execute, run.capture, run.root_edges, run.targets = execute, capture, root_edges, targets
     fresh = run.fresh
     buffers: dict = {}
     if len(root_edges) == 1:  # (``loss.backward()``)
@@ -156,6 +171,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
             else:
                 heappush(ready, (-node._seq, node))
     _local.stack.append(run)
+    hooks_stack = _saved_hooks_stack[:] if _saved_hooks_stack else None
     mode = grad_mode.state
     prev_mode = mode.enabled
     mode.enabled = create_graph
@@ -191,6 +207,7 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                 node = heappop(ready)[1]
             else:
                 break
+            run.current = node
             gbuf = buffers_pop(node, None)
             if gbuf is None:
                 gbuf = [None] * node._num_outputs()
@@ -206,8 +223,8 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         for nr, positions in targets[node].items():
                             for pos in positions:
                                 captured[pos] = gbuf[nr]
-                    if not runs:
-                        continue
+                if not runs:  # (a root from which no input can be reached: never run)
+                    continue
             hooked = node._hooked
             if hooked:
                 if node._tensor_pre_hooks or node._retains:
@@ -255,9 +272,12 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         grads_in = node.apply(gbuf, mask)
                 else:
                     grads_in = node.apply(gbuf, mask)
-            if hooked and node._post_hooks:
+            if node._hooked and node._post_hooks:
+                # (re-read: a hook registered while the node ran, e.g. by an unpack hook, runs too;
+                # PyTorch keeps the incoming grads for post hooks only if it had some beforehand)
+                kept = tuple(gbuf) if hooked else (None,) * len(gbuf)
                 for hook in list(node._post_hooks.values()):
-                    res = hook(tuple(grads_in), tuple(gbuf))
+                    res = hook(tuple(grads_in), kept)
                     if res is not None:
                         grads_in = _checked_hook_values(hook, res, grads_in)
             if not retain_graph:
@@ -314,13 +334,138 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
                         pending = (-child._seq, child)
                     else:
                         heappush(ready, (-child._seq, child))
+        if run.callbacks:
+            _run_final_callbacks(run)
     finally:
         mode.enabled = prev_mode
         _local.stack.pop()
+        run.current = None
+        # (hooks entered or exited inside the pass, e.g. by an unpack hook, do not outlive it)
+        if hooks_stack is not None or _saved_hooks_stack:
+            _saved_hooks_stack[:] = hooks_stack or ()
 
     if capture:
         return captured
     return None
+
+
+_MAX_REENTRANT_DEPTH = 60
+
+
+def _run_on_fresh_thread(*args):
+    """run_backward(*args) on a new thread carrying this thread's grad and anomaly modes; waits for it."""
+    from .anomaly_mode import anomaly_state as anomaly
+
+    modes = (grad_mode.state.enabled, grad_mode.state.inference, anomaly.enabled, anomaly.check_nan,
+             anomaly.current_node)
+    box: dict = {}
+
+    def target() -> None:
+        (grad_mode.state.enabled, grad_mode.state.inference, anomaly.enabled, anomaly.check_nan,
+         anomaly.current_node) = modes
+        try:
+            box["result"] = run_backward(*args)
+        except BaseException as exc:  # re-raised in the waiting thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="retrograd-reentrant-backward")
+    worker.start()
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")
+
+
+def _run_final_callbacks(run: _Run) -> None:
+    """The callbacks queued during the pass, in order (one may queue more: they run too)."""
+    run.current = None
+    mode = grad_mode.state
+    prev = mode.enabled
+    mode.enabled = False  # (PyTorch runs them outside the pass's grad mode)
+    try:
+        i = 0
+        while i < len(run.callbacks):
+            run.callbacks[i]()
+            i += 1
+    finally:
+        mode.enabled = prev
+
+
+def queue_callback(callback) -> None:
+    """Run ``callback()`` when the backward pass now running in this thread finishes."""
+    if not _local.stack:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    run = _local.stack[-1]
+    if run.callbacks is None:
+        run.callbacks = []
+    run.callbacks.append(callback)
+
+
+class _ExecutionEngine:
+    """``Variable._execution_engine``: the engine object PyTorch code reaches for ``queue_callback``."""
+
+    @staticmethod
+    def queue_callback(callback) -> None:
+        queue_callback(callback)
+
+    @staticmethod
+    def run_backward(tensors, grad_tensors, keep_graph, create_graph, inputs=(), allow_unreachable=True,
+                     accumulate_grad=True):
+        from . import backward, grad
+
+        if accumulate_grad:
+            return backward(tensors, grad_tensors, keep_graph, create_graph, inputs=inputs or None)
+        return grad(tensors, inputs, grad_tensors, keep_graph, create_graph, allow_unused=allow_unreachable)
+
+
+execution_engine = _ExecutionEngine()
+
+
+def execution_order(run: _Run) -> list:
+    """The order in which ``run`` visits its nodes (the engine's scheduling, replayed without computing)."""
+    if run.targets is None:
+        deps: dict = {}
+        stack = []
+        for node, _ in run.root_edges:
+            if node not in deps:
+                deps[node] = 0
+                stack.append(node)
+        while stack:
+            for child in stack.pop()._next:
+                if child is not None:
+                    if child in deps:
+                        deps[child] += 1
+                    else:
+                        deps[child] = 1
+                        stack.append(child)
+        execute = deps
+    else:
+        _, execute, deps = _prune(run.root_edges, run.targets, run.capture)
+    ready: list = []
+    sinks = _deque()
+    for node in dict.fromkeys(n for n, _ in run.root_edges):
+        if deps.get(node, 0) == 0:
+            if type(node) is AccumulateGrad:
+                sinks.append(node)
+            else:
+                _heappush(ready, (-node._seq, node))
+    order = []
+    while sinks or ready:
+        node = sinks.popleft() if sinks else _heappop(ready)[1]
+        order.append(node)
+        if node not in execute or type(node) is AccumulateGrad:
+            continue
+        for child in node._next:
+            d = deps.get(child)
+            if d is None:
+                continue
+            deps[child] = d = d - 1
+            if d == 0:
+                if type(child) is AccumulateGrad:
+                    sinks.append(child)
+                else:
+                    _heappush(ready, (-child._seq, child))
+    return order
 
 
 def _prune(root_edges, targets, capture):
@@ -364,7 +509,7 @@ def _prune(root_edges, targets, capture):
             execute.add(node)
         elif node in targets:
             reach.add(node)
-            if type(node) is AccumulateGrad and not capture:
+            if not capture:  # backward(inputs=): PyTorch runs an input's node too (its hooks, retain_grad)
                 execute.add(node)
     deps = {}
     for node in order:
@@ -400,10 +545,10 @@ def _run_tensor_pre_hooks(node, gbuf: list) -> list:
         gbuf = list(gbuf)
         for nr, d in hooks.items():
             for fn in list(d.values()):
-                if gbuf[nr] is None:
-                    break
-                res = fn(gbuf[nr])
+                res = fn(gbuf[nr])  # (called with None when this output got no gradient, as in PyTorch)
                 if res is not None:
+                    if gbuf[nr] is None:
+                        raise RuntimeError("can't replace a None gradient with a non-None value")
                     gbuf[nr] = _checked_hook_value(fn, res, gbuf[nr])
     retains = node._retains
     if retains:
@@ -527,7 +672,8 @@ def _accumulate_leaf(node: AccumulateGrad, g, run: _Run) -> None:
     hooks = node._post_acc_hooks
     if hooks:
         for fn in list(hooks.values()):
-            fn(var)
+            if fn(var) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def accumulate_into_leaf(var, g, run: _Run | None = None) -> None:

@@ -269,11 +269,31 @@ def _propagate(op, tensors: tuple, static, cast, out):
         return out  # comparisons, argmax, indices: no tangent, as in PyTorch
     if op.name in _VIEW_OPS and len(tensors) == 1 and op.n_out == 1 and \
             np.may_share_memory(out._data, tensors[0]._data):
-        _set(out, _registry().apply(op, (tans[0],), static, cast))
+        tangent = _registry().apply(op, (tans[0],), static, cast)
+        if np.may_share_memory(tangent._data, tans[0]._data):
+            from .._views import register_view
+
+            register_view(tangent, tans[0])  # (a view's tangent is a view of its base's tangent)
+        _set(out, tangent)
         return out
-    for i, jt in zip(want, _jvp(op, tensors, tans, static, outs, want)):
+    try:
+        jvps = _jvp(op, tensors, tans, static, outs, want)
+    except NotImplementedError as exc:
+        if not str(exc).startswith("the derivative for"):
+            raise
+        # (no backward rule, so no tangent either: PyTorch's forward-AD wording)
+        raise NotImplementedError(f"Trying to use forward AD with {op.name} that does not support it because it has "
+                                  "not been implemented yet.") from None
+    for i, jt in zip(want, jvps):
         _set(outs[i], jt)
     return out
+
+
+def __getattr__(name: str):
+    # ``_current_level``: the open level's number (0), or -1 outside any level, as in PyTorch
+    if name == "_current_level":
+        return 0 if _level.active else -1
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _jvp(op, tensors: tuple, tans: list, static, outs: tuple, want: list) -> list:
@@ -461,8 +481,11 @@ def _input_tangents(args: tuple) -> list | None:
 
 
 def _custom_jvp(cls, ctx, args: tuple, tans: list, outputs: tuple) -> None:
-    """Run ``cls.jvp`` and give each output the tangent it returns (PyTorch's checks)."""
+    """Run ``cls.jvp`` and give each output the tangent it returns, with PyTorch's checks: no
+    tangent for a non-differentiable output, an input modified in place keeps its own tangent
+    (modified in place too), and a view output gets a view of its base's tangent."""
     T = _Tensor()
+    versions = [None if tn is None else tn._version for tn in tans]
     ctx._in_jvp = True
     try:
         with _paused():
@@ -474,17 +497,50 @@ def _custom_jvp(cls, ctx, args: tuple, tans: list, outputs: tuple) -> None:
     if len(result) != len(outputs):
         raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients (expected "
                            f"{len(outputs)} but got {len(result)})")
-    in_ids = {id(a) for a in args if isinstance(a, T)} - {id(t) for t in (ctx.dirty_tensors or ())}
+    dirty = {id(t) for t in (ctx.dirty_tensors or ())}
+    arg_pos = {id(a): k for k, a in enumerate(args) if isinstance(a, T)}
+    non_diff = ctx.__dict__.get("_jvp_non_diff", ())
     for i, (o, tn) in enumerate(zip(outputs, result)):
         if tn is not None and not isinstance(tn, T):
             raise RuntimeError(f"expected Variable or None (got {type(tn).__name__}) for grad output {i}.")
-        if tn is None or not isinstance(o, T) or o._data.dtype.kind not in "fc":
+        differentiable = isinstance(o, T) and o._data.dtype.kind in "fc" and i not in non_diff
+        if not differentiable:
+            if tn is not None:
+                raise RuntimeError(f"Function's jvp returned a gradient at position {i}, but  the corresponding forward "
+                                   "output is not a differentiable Tensor.You should return None at that position "
+                                   "instead.")
             continue
-        if id(o) in in_ids:
-            raise RuntimeError("A custom Function's forward is returning a view (or an input as-is) but the jvp is "
-                               "not returning a view.")
+        if tn is None:
+            continue
+        k = arg_pos.get(id(o))
+        if k is not None and id(o) in dirty:
+            if tn is not tans[k] or tn._version == versions[k]:  # (returned, and written in place)
+                raise RuntimeError("An inplace custom Function is not modifying the forward mode gradients inplace. If "
+                                   "the forward is modifying an input inplace, then the jvp function must modify the "
+                                   "corresponding gradient inplace.")
+        elif k is not None or o._base is not None:
+            _check_view_tangent(o, tn, args, tans)
         _check_size(o, tn)
         _set(o, tn)
+
+
+def _check_view_tangent(o, tn, args: tuple, tans: list) -> None:
+    """A view output (or an input returned as-is) needs a tangent that is a view of the tangent
+    given for the input it views (of that tangent's base, when the input is itself a view)."""
+    T = _Tensor()
+    if tn._base is None:
+        raise RuntimeError("A custom Function's forward is returning a view (or an input as-is) but the jvp is not "
+                           "returning a view.")
+    for a, in_t in zip(args, tans):
+        if isinstance(a, T) and in_t is not None and np.may_share_memory(o._data, a._data):
+            if in_t._base is None:
+                if tn._base is not in_t:
+                    raise RuntimeError("A custom Function is returning a view but the jvp is not returning a view of "
+                                       "the given grad input.")
+            elif tn._base is not in_t._base:
+                raise RuntimeError("A custom Function is returning a view but the jvp is not returning a view of the "
+                                   "same base as the given grad input.")
+            return
 
 
 class _Hook:

@@ -97,6 +97,7 @@ class BackwardCFunction(Node, FunctionCtx):
         self._released = False
         self._arg_is_tensor = ()  # per forward arg: a tensor input (gets a next_functions entry)?
         self._out_meta = ()  # per forward output: (shape, np dtype) of tensors, None otherwise
+        self._non_diff_out = ()  # positions of outputs marked non-differentiable
 
     def name(self) -> str:
         return type(self).__name__
@@ -109,11 +110,27 @@ class BackwardCFunction(Node, FunctionCtx):
     def saved_tensors(self) -> tuple:
         if self._in_jvp:
             return tuple(self.saved_for_forward)
+        if self._released == "accessed":
+            raise RuntimeError("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True is set "
+                               "on the autograd.Function. Either access saved_tensors only once, or set "
+                               "clear_saved_tensors_on_access=False.")
         if self._released:
             raise RuntimeError(FREED_MSG)
         if self._saved is None:
             return ()
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+        out = tuple(None if s is None else s.unpack(self) for s in self._saved)
+        if self._forward_cls.clear_saved_tensors_on_access:
+            # handed over once: the node keeps no reference, so backward may free them early
+            self._saved = None
+            self._released = "accessed"
+        return out
+
+    @property
+    def _raw_saved_tensors(self) -> tuple:
+        """The SavedTensor objects behind ``saved_tensors`` (PyTorch's private accessor)."""
+        if self._released:
+            raise RuntimeError(FREED_MSG)
+        return tuple(SavedTensor._placeholder("none") if s is None else s for s in self._saved or ())
 
     @property
     def saved_variables(self) -> tuple:
@@ -136,8 +153,10 @@ class BackwardCFunction(Node, FunctionCtx):
             from .. import _creation
             from .._dtype import from_numpy_dtype
 
+            # (``ctx._materialize_non_diff_grads = False``: outputs marked non-differentiable keep None)
+            skip = self._non_diff_out if not getattr(self, "_materialize_non_diff_grads", True) else ()
             for i, meta in enumerate(self._out_meta):
-                if grads[i] is None and meta is not None:
+                if grads[i] is None and meta is not None and i not in skip:
                     grads[i] = _creation.zeros(meta[0], dtype=from_numpy_dtype(meta[1]))
         result = _user_backward(fcls)(self, *grads)
         if not isinstance(result, tuple):
@@ -213,6 +232,18 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                                   "autograd.Function to use it with backward mode AD.")
 
     vjp = backward
+
+    # With True, ``ctx.saved_tensors`` hands the saved tensors over once and the node drops them.
+    clear_saved_tensors_on_access = False
+
+    # PyTorch's torch.func.vmap hooks.  retrograd's vmap runs a Function's forward per batch
+    # element, so neither is consulted; they exist with PyTorch's defaults.
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info: Any, in_dims: Any, *args: Any) -> Any:
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap staticmethod "
+                                  "or set generate_vmap_rule=True.")
 
     @staticmethod
     def jvp(ctx: Any, *grad_inputs: Any) -> Any:
@@ -309,9 +340,41 @@ def _apply(cls, args: tuple):
         if any(id(t) not in out_ids for t in ctx.dirty_tensors):
             raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
                                "The inputs that are modified inplace must all be outputs of the Function.")
+        arg_ids = {id(a) for a in args}
+        for t in ctx.dirty_tensors:
+            if id(t) not in arg_ids:
+                msg = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been "
+                       "mutated should be passed to ctx.mark_dirty().")
+                if isinstance(t, T) and t._base is not None:
+                    raise RuntimeError(msg)  # (a view of an intermediate: no history to rewrite)
+                warnings.warn(msg, UserWarning, stacklevel=3)
+            elif isinstance(t, T) and t._base is not None and sum(isinstance(o, T) for o in outputs) > 1:
+                raise RuntimeError(
+                    "If your Function modifies inplace an input that is a view of another Tensor, your Function "
+                    "cannot return more than one Tensor. This is not supported by the current autograd engine. You "
+                    "should either make sure the input is not a view (using .clone() for example) or make your "
+                    "Function only return one Tensor (potentially splitting it into two Functions: one doing the "
+                    "inplace that returns a single Tensor and a second one that does the other operations). You can "
+                    "ask on the forum https://discuss.pytorch.org/ if you need help to do this change.")
+    if tangents is not None:
+        non_diff = {id(t) for t in (ctx.non_differentiable or ())}
+        ctx.__dict__["_jvp_non_diff"] = {i for i, o in enumerate(outputs) if id(o) in non_diff}
     if not executable:
+        if prev:
+            # (PyTorch: a view returned by a Function stays "made in a custom Function" even when no
+            # input required grad, so a later in-place on it is refused with that explanation)
+            for o in outputs:
+                if isinstance(o, T) and o._base is not None and o.__dict__.get("_view_meta") == "no_grad":
+                    o.__dict__["_view_meta"] = "custom_fn"
+                    o.__dict__.pop("_view_nograd", None)
         if tangents is not None:
+            # an input returned as-is is an alias of it (a view), with its own tangent
+            input_ids = {id(a) for a in args if isinstance(a, T)}
+            dirty_ids = {id(t) for t in (ctx.dirty_tensors or ())}
+            outputs = tuple(_alias(o) if isinstance(o, T) and id(o) in input_ids and id(o) not in dirty_ids
+                            and o._data.dtype.kind in "fc" else o for o in outputs)
             forward_ad._custom_jvp(cls, ctx, args, tangents, outputs)
+            return outputs[0] if single else outputs
         return output
 
     from .anomaly_mode import anomaly_state
@@ -348,6 +411,8 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> list:
             continue
         meta.append((o._data.shape, o._data.dtype))
         is_input = id(o) in input_ids
+        if id(o) in non_diff:
+            ctx._non_diff_out += (i,)
         if id(o) in non_diff or o._data.dtype.kind not in "fc":
             if not o._requires_grad:
                 if is_input and id(o) not in dirty:
@@ -361,6 +426,10 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> list:
         if is_input and id(o) in dirty:
             if o._grad_fn is None and o._requires_grad:
                 raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+            if o._base is not None:  # the refusals of in-place writes to views (multi-output views, leaf views)
+                from .._views import check_view_inplace
+
+                check_view_inplace(o)
             o._grad_fn = ctx
             o._output_nr = i
             o._requires_grad = True
@@ -442,10 +511,36 @@ class _DelayedError(Node):
 _DelayedError.__name__ = "Error"
 
 
+def _delayed_error(msg: str, tensors: tuple) -> tuple:
+    """Copies of ``tensors`` (None stays None) whose one grad_fn raises ``RuntimeError(msg)`` in backward."""
+    from .engine import edge_of
+
+    T = _Tensor()
+    err = _DelayedError(msg, len(tensors))
+    record = grad_mode.state.enabled and any(t is not None and t.requires_grad for t in tensors)
+    if record:
+        err.next_functions = tuple((None, 0) if t is None else edge_of(t) for t in tensors)
+        err._in_meta = tuple(None if t is None else (t._data.shape, t._data.dtype) for t in tensors)
+    out = []
+    for i, t in enumerate(tensors):
+        if t is None:
+            out.append(None)
+        elif record and t.requires_grad:
+            out.append(T._wrap(t._data.copy(), True, err, i))
+        else:
+            out.append(T._wrap(t._data.copy(), False, None, 0))
+    return tuple(out)
+
+
+_TWICE_MSG = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
 def once_differentiable(fn: Callable) -> Callable:
     """Decorate a ``backward`` that is not itself differentiable (it runs under no_grad).
 
-    Differentiating its result again raises PyTorch's "trying to differentiate twice" error.
+    With ``create_graph=True`` its results are routed, as detached leaves, through an
+    ``Error`` node: differentiating them again raises PyTorch's "trying to differentiate
+    twice" error.
     """
 
     @functools.wraps(fn)
@@ -455,22 +550,15 @@ def once_differentiable(fn: Callable) -> Callable:
         if not grad_mode.state.enabled:
             return outputs
         T = _Tensor()
-        needs = [a for a in args if isinstance(a, T) and a.requires_grad]
-        if not needs:
+        if not any(isinstance(a, T) and a.requires_grad for a in args):
             return outputs
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
-        err = _DelayedError("trying to differentiate twice a function that was marked with @once_differentiable",
-                            len(outs))
-        from .engine import edge_of
-
-        err.next_functions = tuple(edge_of(a) for a in needs)
-        err._in_meta = tuple((a._data.shape, a._data.dtype) for a in needs)
-        wrapped = []
-        for i, o in enumerate(outs):
-            if isinstance(o, T):
-                o = T._wrap(o._data, True, err, i)
-            wrapped.append(o)
-        return wrapped[0] if single else tuple(wrapped)
+        # each result becomes a fresh leaf that requires grad: the Error node's inputs
+        leaves = tuple(o.detach().requires_grad_(True) if isinstance(o, T) and o.is_floating_point()
+                       else o if isinstance(o, T) else None for o in outs)
+        wrapped = _delayed_error(_TWICE_MSG, leaves)
+        wrapped = tuple(w if isinstance(o, T) else o for w, o in zip(wrapped, outs))
+        return wrapped[0] if single else wrapped
 
     return wrapper

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 import threading
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
@@ -43,28 +44,40 @@ class _DecoratorContextManager:
 
     def __call__(self, func):
         if inspect.isclass(func):
-            raise RuntimeError("grad mode decorators cannot decorate classes")
+            # PyTorch still allows it (deprecated): calling the class constructs it in the mode;
+            # its methods are not wrapped.
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. You should only decorate "
+                "functions or methods. To preserve the current behavior of class decoration, you can directly "
+                "decorate the `__init__` method and nothing else.", FutureWarning, stacklevel=2)
+            cls = func
+
+            def func(*args, **kwargs):
+                return cls(*args, **kwargs)
         if inspect.isgeneratorfunction(func):
             @functools.wraps(func)
             def gen_wrapper(*args, **kwargs):
+                # Every resumption of the generator (send, throw, close) runs in the mode; the
+                # caller's code between resumptions runs in the caller's mode.
                 gen = func(*args, **kwargs)
-                with self.clone():
-                    response = gen.send(None)
-                while True:
-                    try:
-                        request = yield response
-                    except GeneratorExit:
-                        gen.close()
-                        raise
-                    except BaseException as exc:  # forward throw() into the generator
-                        with self.clone():
-                            response = gen.throw(exc)
-                    else:
-                        with self.clone():
-                            try:
+                try:
+                    with self.clone():
+                        response = gen.send(None)
+                    while True:
+                        try:
+                            request = yield response
+                        except GeneratorExit:
+                            with self.clone():
+                                gen.close()
+                            raise
+                        except BaseException as exc:  # forward throw() into the generator
+                            with self.clone():
+                                response = gen.throw(exc)
+                        else:
+                            with self.clone():
                                 response = gen.send(request)
-                            except StopIteration as stop:
-                                return stop.value
+                except StopIteration as stop:
+                    return stop.value
             return gen_wrapper
 
         if type(self) in (no_grad, enable_grad):

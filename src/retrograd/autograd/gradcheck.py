@@ -94,8 +94,10 @@ def _allclose(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> bool:
     return bool(np.allclose(a.astype(dt), b.astype(dt), rtol=rtol, atol=atol, equal_nan=False))
 
 
-def _mismatch_msg(analytical: np.ndarray, numerical: np.ndarray, out_idx: int, in_idx: int) -> str:
-    return (f"Jacobian mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
+def _mismatch_msg(analytical: np.ndarray, numerical: np.ndarray, out_idx: int, in_idx: int,
+                  forward: bool = False) -> str:
+    mode = "computed with forward mode " if forward else ""
+    return (f"Jacobian {mode}mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
             f"numerical:{_wrap(numerical)!r}\nanalytical:{_wrap(analytical)!r}\n")
 
 
@@ -134,6 +136,12 @@ def _numerical_jacobian(fn: Callable, inputs: tuple, outputs: tuple, eps: float)
                     raise AssertionError(
                         "Expected `func` to return outputs with the same shape when inputs are perturbed on index "
                         f"{idx} by {eps}, but got: shapes {_size(a.shape)} and {_size(b.shape)}.")
+                if a.dtype != b.dtype:
+                    from .._dtype import from_numpy_dtype
+
+                    raise AssertionError(
+                        "Expected `func` to return outputs with the same dtype when inputs are perturbed on index "
+                        f"{idx} by {eps}, but got: dtypes {from_numpy_dtype(a.dtype)} and {from_numpy_dtype(b.dtype)}.")
                 jac[j][col] = ((b - a) / (2 * eps)).reshape(-1)
         result.append(jac)
     return result
@@ -217,6 +225,118 @@ def _analytical_jacobian(inputs: tuple, output, nondet_tol: float, check_grad_dt
             "gives different values, although analytical gradient matches numerical gradient."
             f"The tolerance for nondeterminism was {nondet_tol}." + _NONDET_NOTE)
     return j1
+
+
+# ------------------------------------------------------------------ forward mode
+def _dual_inputs(tupled: tuple):
+    """(inputs with each one requiring grad made a dual of its detached value and a zero tangent,
+    {position: tangent}) inside an open dual level."""
+    from .. import _creation
+    from . import forward_ad as fwAD
+
+    T = _Tensor()
+    duals = list(tupled)
+    tangents = {}
+    for i, x in enumerate(tupled):
+        if isinstance(x, T) and x.requires_grad:
+            d = fwAD.make_dual(x.detach(), _creation.zeros_like(x))
+            tangents[i] = fwAD.unpack_dual(d).tangent  # (read back: the dual may hold its own tensor)
+            duals[i] = d
+    return duals, tangents
+
+
+def _out_tangents(outs) -> list:
+    """(primal, tangent or None) of each float output."""
+    from . import forward_ad as fwAD
+
+    return [fwAD.unpack_dual(o) for o in _as_tuple(outs) if _is_float(o)]
+
+
+def _forward_jacobian(func: Callable, tupled: tuple) -> list[list[np.ndarray]]:
+    """[input][output] Jacobians (in.numel x out.numel) by forward mode, one column per input element."""
+    from . import forward_ad as fwAD
+
+    result = []
+    with fwAD.dual_level():
+        duals, tangents = _dual_inputs(tupled)
+        for i, tan in tangents.items():
+            td = tan._data
+            jac = None
+            for col, idx in enumerate(np.ndindex(td.shape)):
+                td[idx] = 1
+                outs = _out_tangents(func(*duals))
+                if jac is None:
+                    jac = [np.zeros((td.size, p._data.size), dtype=p._data.dtype) for p, _ in outs]
+                for k, (_, t) in enumerate(outs):
+                    if t is not None:  # (read before the reset: an output may alias the input's tangent)
+                        jac[k][col] = t._data.reshape(-1)
+                td[idx] = 0
+            result.append(jac if jac is not None else [])
+    return result
+
+
+def _test_undefined_forward_mode(func: Callable, tupled: tuple) -> None:
+    """An input whose tangent is a zero tensor, or that is no dual at all, must give the same output tangents."""
+    from .. import _creation
+    from . import forward_ad as fwAD
+
+    with fwAD.dual_level():
+        duals, tangents = _dual_inputs(tupled)
+        eng = _creation._eng(None)
+        for tan in tangents.values():
+            tan._data[...] = eng.uniform(tan._data.size, tan._data.dtype, 0.0, 1.0).reshape(tan._data.shape)
+        for i in tangents:
+            keep = duals[i]
+            x = tupled[i]
+            duals[i] = fwAD.make_dual(x.detach(), _creation.zeros_like(x))
+            outs1 = _out_tangents(func(*duals))
+            duals[i] = x.detach()
+            outs2 = _out_tangents(func(*duals))
+            duals[i] = keep
+            for k, ((_, t1), (_, t2)) in enumerate(zip(outs1, outs2)):
+                if t1 is not None and t2 is not None and not _allclose(t1._data, t2._data, 1e-5, 1e-8):
+                    raise GradcheckError(f"Mismatch in tangent values for output with index: {k} when input: {x} has "
+                                         f"an undefined tangent value. Got: {t1} but expected: {t2}")
+
+
+def _test_batched_forward(func: Callable, tupled: tuple, rtol: float, atol: float) -> None:
+    """Output tangents for a batch of two tangents match those computed one by one.
+
+    retrograd's ``vmap`` is itself a per-sample loop (no batching rules), so the batched pass
+    replays the samples in the same way; what it can still catch is a function whose tangents
+    depend on random numbers drawn inside it, which PyTorch's batched check refuses as well.
+    """
+    from .. import _creation, _ops
+    from . import forward_ad as fwAD
+
+    T = _Tensor()
+    for pos, x in enumerate(tupled):
+        if not (isinstance(x, T) and x.requires_grad and _is_float(x)):
+            continue
+
+        def jvp(tangent, pos=pos, x=x):
+            with fwAD.dual_level():
+                args = tuple(fwAD.make_dual(x.detach(), tangent) if k == pos else
+                             (a.detach() if isinstance(a, T) else a) for k, a in enumerate(tupled))
+                ret = []
+                for o in _as_tuple(func(*args)):
+                    if o is None:
+                        continue
+                    p, t = fwAD.unpack_dual(o)
+                    ret.append(t if t is not None else _creation.zeros_like(p))
+                return tuple(ret)
+
+        tangents = [_creation.randn_like(x) for _ in range(2)]
+        expected = [_ops.stack(shards) for shards in zip(*[jvp(t) for t in tangents])]
+        state = _creation.get_rng_state()
+        got = [_ops.stack(shards) for shards in zip(*[jvp(t) for t in tangents])]
+        if not bool((_creation.get_rng_state() == state).all()):
+            raise RuntimeError("vmap: We do not yet support calling random operations inside of vmap. Please perform "
+                               "random operations outside of vmap as a workaround")
+        for k, (r, e) in enumerate(zip(got, expected)):
+            if not _allclose(r._data, e._data, rtol, atol):
+                raise GradcheckError(f"For output {k} and input {pos}: batched forward gradient mismatch:\n"
+                                     f"got: {r}\nexpected: {e}")
 
 
 # ------------------------------------------------------------------ the extra checks
@@ -310,7 +430,7 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5, 
     Inputs should be float64 with ``requires_grad=True``.  On a mismatch raises
     ``GradcheckError`` (a RuntimeError) with PyTorch's message, or returns False when
     ``raise_exception=False``.  ``fast_mode`` is accepted and runs the full (slow) check;
-    forward-mode and batched checks are not available in retrograd.
+    ``check_forward_ad`` compares forward-mode (dual tensor) Jacobians too; batched reverse-mode checks are not run.
 
     >>> import retrograd as torch
     >>> a = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
@@ -324,11 +444,10 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5, 
         raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to be True")
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
-    if check_forward_ad:
-        raise NotImplementedError("retrograd has no forward-mode AD: call gradcheck with check_forward_ad=False")
     try:
         return _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                                 check_grad_dtypes, check_batched_grad)
+                                 check_grad_dtypes, check_batched_grad, check_forward_ad, check_backward_ad,
+                                 check_batched_forward_grad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -336,7 +455,8 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5, 
 
 
 def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
-                      check_batched_grad) -> bool:
+                      check_batched_grad, check_forward_ad: bool = False, check_backward_ad: bool = True,
+                      check_batched_forward_grad: bool = False) -> bool:
     tupled = _as_tuple(inputs)
     _check_inputs(tupled)
     func_out = _as_tuple(func(*tupled))
@@ -352,11 +472,25 @@ def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined
     float_outs = [o for o in func_out if _is_float(o)]
     keep = [k for k, o in enumerate(float_outs) if o.requires_grad]
     numerical = [[per_input[k] for per_input in numerical_all] for k in keep]
-    for i, o in enumerate(outputs):
-        analytical = _analytical_jacobian(tupled, o, nondet_tol, check_grad_dtypes)
-        for j, (a, n) in enumerate(zip(analytical, numerical[i])):
-            if not _allclose(a, n, rtol, atol):
-                raise GradcheckError(_mismatch_msg(a, n, i, j))
+    if check_backward_ad:  # (first, as PyTorch: a backward failure hides a forward one)
+        for i, o in enumerate(outputs):
+            analytical = _analytical_jacobian(tupled, o, nondet_tol, check_grad_dtypes)
+            for j, (a, n) in enumerate(zip(analytical, numerical[i])):
+                if not _allclose(a, n, rtol, atol):
+                    raise GradcheckError(_mismatch_msg(a, n, i, j))
+    if check_forward_ad:
+        forward = _forward_jacobian(func, tupled)  # [input][float output]
+        for i, k in enumerate(keep):
+            for j, per_input in enumerate(forward):
+                a, n = per_input[k], numerical[i][j]
+                if not _allclose(a, n, rtol, atol):
+                    raise GradcheckError(_mismatch_msg(a, n, i, j, forward=True))
+        if check_undefined_grad:
+            _test_undefined_forward_mode(func, tupled)
+    if check_batched_forward_grad:
+        _test_batched_forward(func, tupled, rtol, atol)
+    if not check_backward_ad:
+        return True
     _test_backward_mul_by_grad_output(outputs, tupled)
     if check_undefined_grad:
         _test_undefined_backward_mode(func, outputs, tupled)
@@ -420,20 +554,46 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
 
 
 # ------------------------------------------------------------------ deprecated helpers PyTorch still exposes
+def _deprecated(name: str) -> None:
+    warnings.warn(f"`{name}` was part of PyTorch's private API and not meant to be exposed. We are deprecating it "
+                  "and it will be removed in a future version of PyTorch. If you have a specific use for this or "
+                  "feature request for this to be a stable API, please file us an issue at "
+                  "https://github.com/pytorch/pytorch/issues/new", FutureWarning, stacklevel=3)
+
+
 def get_numerical_jacobian(fn: Callable, inputs, target=None, eps: float = 1e-3, grad_out: float = 1.0):
-    """Numerical Jacobians of ``fn`` w.r.t. each input requiring grad (first output)."""
+    """Deprecated: numerical Jacobians of ``fn(inputs)`` (called with the tuple) w.r.t. each input
+    requiring grad in ``target`` (default: ``inputs``), for the first output."""
+    _deprecated("get_numerical_jacobian")
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_numerical_jacobian no longer supports values of "
+                         "grad_out != 1.0.")
     tupled = _as_tuple(inputs)
-    outs = _as_tuple(fn(*tupled))
-    jacs = _numerical_jacobian(fn, tupled, outs, eps)
-    return tuple(_wrap(per_input[0] * grad_out) for per_input in jacs)
+    targets = _as_tuple(target) if target is not None else tupled
+    T = _Tensor()
+    target_ids = {id(t) for t in targets if isinstance(t, T)}
+
+    def packed(*args):
+        return fn(args)
+
+    outs = _as_tuple(packed(*tupled))
+    # only the targets are perturbed: the others count as constants
+    masked = tuple(t if isinstance(t, T) and id(t) in target_ids else
+                   (t.detach() if isinstance(t, T) else t) for t in tupled)
+    jacs = _numerical_jacobian(packed, masked, outs, eps)
+    return tuple(_wrap(per_input[0]) for per_input in jacs)
 
 
 def get_analytical_jacobian(inputs: Sequence, output, nondet_tol: float = 0.0, grad_out: float = 1.0):
-    """(jacobians, reentrant, correct_grad_sizes, correct_grad_types) as PyTorch's deprecated helper."""
+    """Deprecated: (jacobians, reentrant, correct_grad_sizes, correct_grad_types) of ``output``."""
+    _deprecated("get_analytical_jacobian")
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_analytical_jacobian no longer supports values of "
+                         "grad_out != 1.0.")
     diff_inputs = list(_iter_tensors(_as_tuple(inputs), True))
     r1 = _analytical_rows(output, diff_inputs)
     r2 = _analytical_rows(output, diff_inputs)
     j1, sizes_ok, types_ok = _stack(r1, diff_inputs, output._data.size)
     j2, _, _ = _stack(r2, diff_inputs, output._data.size)
     reentrant = all(a.size == 0 or np.abs(a - b).max() <= nondet_tol for a, b in zip(j1, j2))
-    return tuple(_wrap(j * grad_out) for j in j1), reentrant, sizes_ok, types_ok
+    return tuple(_wrap(j) for j in j1), reentrant, sizes_ok, types_ok

@@ -209,7 +209,11 @@ class Node:
         """Drop saved tensors after a backward that did not retain the graph."""
 
     def __call__(self, *grads):
-        return self.apply(list(grads))
+        n = self._num_outputs()
+        if len(grads) != n:
+            raise TypeError(f"expected {n} arguments, got {len(grads)} instead")
+        out = self.apply(list(grads))
+        return out[0] if len(out) == 1 else tuple(out)  # (PyTorch: one gradient alone, several as a tuple)
 
 
 class SavedTensor:
@@ -219,10 +223,13 @@ class SavedTensor:
     out is no reference cycle; unpacking rebuilds a Tensor whose grad_fn is the node.
     """
 
-    __slots__ = ("tensor", "data", "vc", "version", "output_nr", "packed", "unpack_hook",
-                 "grad_fn_name")
+    __slots__ = ("tensor", "arr", "vc", "version", "output_nr", "packed", "unpack_hook",
+                 "grad_fn_name", "empty")
 
-    def __init__(self, t, is_output: bool = False) -> None:
+    def __init__(self, t=None, is_output: bool = False) -> None:
+        if t is None:
+            raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
+        self.empty = None  # "none": stands for a saved None; "freed": what a released node held
         vc = t._vc
         if vc is None:  # (a tensor's version counter is made when first needed)
             vc = t._vc = _new_vc()
@@ -240,6 +247,8 @@ class SavedTensor:
         self.version = t._vc[0]
         self.unpack_hook = None
         hooks = _saved_hooks_stack[-1] if _saved_hooks_stack else None
+        if hooks is not None and t._data.ndim == 0 and not t._data.flags.writeable and not t._requires_grad:
+            hooks = None  # a Python number the op wrapped: PyTorch saves it as a Scalar, which no hook sees
         if hooks is not None:
             pack, self.unpack_hook = hooks
             # What unpacking reattaches the hook's result to (PyTorch restores autograd metadata):
@@ -253,7 +262,7 @@ class SavedTensor:
             else:
                 self.grad_fn_name = None
             self.tensor = None
-            self.data = None
+            self.arr = None
             self.output_nr = t._output_nr if is_output else -1
             # Unpacking reattaches the autograd links, so the hook's own ops need no graph (and a
             # hook like ``t * 1`` must not save ``t`` again through itself).
@@ -276,20 +285,20 @@ class SavedTensor:
         """Hold an output as raw data (no out -> node -> saved -> out cycle), an input as itself."""
         if is_output:
             self.tensor = None
-            self.data = t._data
+            self.arr = t._data
             self.output_nr = t._output_nr
         else:
             self.tensor = t
-            self.data = None
+            self.arr = None
             self.output_nr = -1
 
-    def unpack(self, node):
+    def unpack(self, node=None):
         if self.unpack_hook is None:  # the common case first
             if self.vc[0] != self.version:
                 self._raise_modified(node)
             if self.tensor is not None:
                 return self.tensor
-            return _Tensor()._wrap(self.data, True, node, self.output_nr, vc=self.vc)  # a saved output
+            return _Tensor()._wrap(self.arr, True, node, self.output_nr, vc=self.vc)  # a saved output
         Tensor = _Tensor()
 
         if self.unpack_hook is not None:
@@ -313,13 +322,76 @@ class SavedTensor:
             self._raise_modified(node)
         if self.tensor is not None:
             return self.tensor
-        return Tensor._wrap(self.data, True, node, self.output_nr, vc=self.vc)
+        return Tensor._wrap(self.arr, True, node, self.output_nr, vc=self.vc)
+
+    @property
+    def data(self):
+        """What is held: a hook's packed object as-is, else the saved input itself, or for a saved
+        output a detached tensor of its value (PyTorch's ``SavedTensor.data``)."""
+        if self.unpack_hook is not None:
+            return self.packed
+        if self.tensor is not None:
+            return self.tensor
+        return _Tensor()._wrap(self.arr, False, None, 0, vc=self.vc)
+
+    def register_hooks(self, *hooks) -> None:
+        """``register_hooks(pack_hook, unpack_hook)``: pack the saved value now with ``pack_hook``;
+        ``unpack_hook`` restores it when backward needs it."""
+        if len(hooks) != 2 or not all(callable(h) for h in hooks):
+            raise TypeError("register_hooks(): incompatible function arguments. The following argument types are "
+                            "supported:\n    1. (self: SavedTensor, arg0: Callable, arg1: Callable) -> None")
+        pack_hook, unpack_hook = hooks
+        if self.empty == "none":
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        if self.empty == "freed":
+            raise RuntimeError("Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+                               "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+                               "retain_graph=True if you need to backward through the graph a second time or if you "
+                               "need to access saved values after calling backward.")
+        if self.unpack_hook is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
+                               "one pair of hooks is allowed at a time.")
+        Tensor = _Tensor()
+        t = self.tensor
+        if t is not None:  # an input: unpacking reattaches its own autograd links
+            self.grad_fn_name = ((t._grad_fn, t._output_nr) if t._grad_fn is not None else
+                                 (None, t._grad_accumulator()) if t._requires_grad else None)
+            value = t
+        else:  # an output, kept as data: unpacking reattaches it to the node
+            self.grad_fn_name = None
+            value = Tensor._wrap(self.arr, False, None, 0, vc=self.vc)
+        version = value._version
+        prev = grad_mode.state.enabled
+        grad_mode.state.enabled = False
+        try:
+            packed = pack_hook(value)
+        finally:
+            grad_mode.state.enabled = prev
+        if value._version != version:
+            raise RuntimeError(
+                "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook "
+                "cannot be modified by in-place operations as this can lead to unexpected side-effects. Please open "
+                "an issue if you need to perform in-place operations on the input to a pack hook.")
+        self.packed = packed
+        self.unpack_hook = unpack_hook
+        self.tensor = None
+        self.arr = None
+
+    @classmethod
+    def _placeholder(cls, kind: str) -> "SavedTensor":
+        """A SavedTensor holding nothing: a saved None (``kind="none"``) or a freed value (``"freed"``)."""
+        st = object.__new__(cls)
+        st.tensor = st.arr = st.vc = st.version = st.packed = st.unpack_hook = st.grad_fn_name = None
+        st.output_nr = -1
+        st.empty = kind
+        return st
 
     @classmethod
     def _of_input(cls, t, version: int) -> "SavedTensor":
         """A SavedTensor describing an input an OpNode saved directly as (tensor, version)."""
         st = object.__new__(cls)
-        st.tensor, st.data, st.vc, st.version = t, None, t._vcounter(), version
+        st.tensor, st.arr, st.vc, st.version = t, None, t._vcounter(), version
+        st.empty = None
         st.output_nr, st.packed, st.unpack_hook, st.grad_fn_name = -1, None, None, None
         return st
 
@@ -329,7 +401,7 @@ class SavedTensor:
             if self.vc[0] != self.version:
                 self._raise_modified(node)
             t = self.tensor
-            return t._data if t is not None else self.data
+            return t._data if t is not None else self.arr
         return self.unpack(node)._data
 
     def _raise_modified(self, node):
@@ -337,7 +409,7 @@ class SavedTensor:
         if t is not None:
             data, gf, nr = t._data, t._grad_fn, t._output_nr
         else:
-            data, gf, nr = self.data, node, self.output_nr
+            data, gf, nr = self.arr, node, self.output_nr
         from .._tensor import _legacy_type_name
 
         desc = f"[{_legacy_type_name(data.dtype)} [{', '.join(map(str, data.shape))}]]"
@@ -461,6 +533,8 @@ class OpNode(Node):
     def __getattr__(self, name: str) -> Any:
         # PyTorch exposes what a node saved as grad_fn._saved_<name>: tensors under the
         # schema's names (self, other, result), and sizes and arguments (self_sym_sizes, dim).
+        if name.startswith("_raw_saved_"):
+            return self._raw_saved(name[11:])
         if name.startswith("_saved_"):
             key = name[7:]
             op = self.op
@@ -483,6 +557,31 @@ class OpNode(Node):
             if key == "self_sym_sizes" and self._in_meta:
                 return tuple(self._in_meta[0][0])
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _op_raw_saved(self, key: str):
+    """``grad_fn._raw_saved_<key>``: the SavedTensor itself (stable: an input saved as a plain
+    (tensor, version) pair is turned into a SavedTensor in place, so hooks registered on it last)."""
+    op = self.op
+    inputs = op.inputs
+    alias = {"self": inputs[0] if inputs else None, "result": "out",
+             "other": inputs[1] if len(inputs) > 1 else None}
+    tkey = alias.get(key, key)
+    if tkey not in op.saved_names:
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_raw_saved_{key}'")
+    if self.released:
+        return SavedTensor._placeholder("freed")
+    k = op.saved_names.index(tkey)
+    saved = list(self.saved)
+    v, ver = saved[2 * k], saved[2 * k + 1]
+    if ver is not None:
+        v = SavedTensor._of_input(v, ver)
+        saved[2 * k], saved[2 * k + 1] = v, None
+        self.saved = tuple(saved)
+    return v
+
+
+OpNode._raw_saved = _op_raw_saved
 
 
 def _materialize(grads: list, out_meta) -> list:
@@ -585,7 +684,9 @@ class GradientEdge(tuple):
     """(node, output_nr): where a tensor's gradient enters the graph."""
 
     def __new__(cls, node, output_nr):
-        return super().__new__(cls, (node, output_nr))
+        self = super().__new__(cls, (node, output_nr))
+        self._meta = None  # ((shape, numpy dtype) of the gradient, when the edge was taken from a tensor)
+        return self
 
     @property
     def node(self):
@@ -601,8 +702,26 @@ def get_gradient_edge(tensor) -> GradientEdge:
     if not tensor.requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
     if tensor._grad_fn is not None:
-        return GradientEdge(tensor._grad_fn, tensor._output_nr)
-    return GradientEdge(tensor._grad_accumulator(), 0)
+        edge = GradientEdge(tensor._grad_fn, tensor._output_nr)
+    else:
+        edge = GradientEdge(tensor._grad_accumulator(), 0)
+    edge._meta = (tensor._data.shape, tensor._data.dtype)
+    return edge
+
+
+def _edge_meta(edge: GradientEdge) -> tuple:
+    """(shape, numpy dtype) of the gradient ``edge`` takes: recorded, or read off its node when it can be."""
+    meta = getattr(edge, "_meta", None)
+    if meta is not None:
+        return meta
+    node, nr = edge
+    if type(node) is AccumulateGrad:
+        v = node.variable
+        return v._data.shape, v._data.dtype
+    out_meta = getattr(node, "_out_meta", None) or getattr(node, "out_meta", None)
+    if out_meta and nr < len(out_meta) and out_meta[nr] is not None:
+        return out_meta[nr]
+    return (), np.dtype(np.float32)  # unknown: taken as a scalar (the engine checks the gradient's shape later)
 
 
 def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> RemovableHandle:

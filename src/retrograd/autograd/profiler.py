@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 
-__all__ = ["profile", "record_function", "FunctionEvent", "FunctionEventAvg", "EventList", "emit_nvtx"]
+__all__ = ["profile", "record_function", "FunctionEvent", "FunctionEventAvg", "EventList", "emit_nvtx", "emit_itt"]
 
 _now = time.perf_counter_ns
 
@@ -41,7 +41,8 @@ class _State:
         if self.stack:
             self.stack[-1][1] += total
         if self.events is not None:
-            self.events.append(FunctionEvent(name, frame[0] / 1000.0, end / 1000.0, (total - frame[1]) / 1000.0))
+            self.events.append(FunctionEvent(name=name, start_us=frame[0] / 1000.0, end_us=end / 1000.0,
+                                             self_us=(total - frame[1]) / 1000.0))
 
     def end_node(self, name: str, frame: list) -> None:
         self.end(name, frame)
@@ -70,18 +71,51 @@ def _format_share(time_us: float, total_us: float) -> str:
     return f"{time_us * 100.0 / total_us:.2f}%"
 
 
+_event_ids = __import__("itertools").count()
+
+
 class FunctionEvent:
-    """One timed call: ``name`` (``key``), start/end in microseconds, self time."""
+    """One timed call, with PyTorch's constructor: ``FunctionEvent(id, name, thread, start_us, end_us, ...)``.
 
-    __slots__ = ("name", "start_us", "end_us", "self_cpu_time_total", "count")
+    Self time is total minus the direct children's totals (``cpu_children``, filled by
+    ``EventList._populate_cpu_children``) unless the profiler measured it (``self_us``).
 
-    def __init__(self, name: str, start_us: float, end_us: float, self_us: float) -> None:
+    >>> e = FunctionEvent(id=0, name="f", thread=0, start_us=10, end_us=15)
+    >>> e.cpu_time_total, e.self_cpu_time_total, e.key
+    (5, 5, 'f')
+    """
+
+    def __init__(self, id=None, name: str = "", thread: int = 0, start_us: float = 0, end_us: float = 0,
+                 fwd_thread=None, input_shapes=None, stack=None, scope: int = 0, use_device=None,
+                 cpu_memory_usage: int = 0, device_memory_usage: int = 0, is_async: bool = False,
+                 is_remote: bool = False, sequence_nr: int = -1, node_id: int = -1, device_type=None,
+                 device_index: int = 0, device_resource_id=None, is_legacy: bool = False, flops=None,
+                 trace_name=None, concrete_inputs=None, kwinputs=None, is_user_annotation: bool = False,
+                 *, self_us: float | None = None) -> None:
+        self.id = next(_event_ids) if id is None else id
+        self.node_id = node_id
         self.name = name
+        self.trace_name = trace_name
+        self.thread = thread
+        self.fwd_thread = fwd_thread
         self.start_us = start_us
         self.end_us = end_us
-        # self time is total minus children; rounding must never make it exceed the total
-        self.self_cpu_time_total = min(self_us, end_us - start_us)
+        self.input_shapes = input_shapes
+        self.stack = stack or []
+        self.scope = scope
+        self.sequence_nr = sequence_nr
+        self.is_async = is_async
+        self.is_remote = is_remote
+        self.is_legacy = is_legacy
+        self.is_user_annotation = is_user_annotation
+        self.cpu_memory_usage = cpu_memory_usage
+        self.device_memory_usage = device_memory_usage
+        self.flops = flops
+        self.cpu_children: list = []
+        self.cpu_parent = None
         self.count = 1
+        # measured self time (never above the total, whatever the rounding)
+        self._self_us = None if self_us is None else min(self_us, end_us - start_us)
 
     @property
     def key(self) -> str:
@@ -92,32 +126,86 @@ class FunctionEvent:
         return self.end_us - self.start_us
 
     @property
+    def self_cpu_time_total(self) -> float:
+        if self._self_us is not None:
+            return self._self_us
+        return self.cpu_time_total - sum(c.cpu_time_total for c in self.cpu_children)
+
+    @property
     def cpu_time(self) -> float:
         return self.cpu_time_total
 
+    device_time_total = 0
+    self_device_time_total = 0
+    device_time = 0
+
+    def append_cpu_child(self, child: "FunctionEvent") -> None:
+        self.cpu_children.append(child)
+
+    def set_cpu_parent(self, parent: "FunctionEvent") -> None:
+        self.cpu_parent = parent
+
     def __repr__(self) -> str:
-        return (f"<FunctionEvent name={self.name} self_cpu_time_total={self.self_cpu_time_total:.3f} "
-                f"cpu_time_total={self.cpu_time_total:.3f}>")
+        return (f"<FunctionEvent id={self.id} name={self.name} thread={self.thread} "
+                f"cpu_time_total={self.cpu_time_total:.3f} self_cpu_time_total={self.self_cpu_time_total:.3f}>")
 
 
 class FunctionEventAvg:
-    """All calls of one name, summed (what ``key_averages()`` lists)."""
+    """Events of one key, summed (what ``key_averages()`` lists); the first ``add`` sets the key."""
 
-    def __init__(self, key: str) -> None:
+    def __init__(self, key: str | None = None) -> None:
         self.key = key
         self.count = 0
+        self.node_id = 0
+        self.is_async = False
+        self.is_remote = False
         self.cpu_time_total = 0.0
         self.self_cpu_time_total = 0.0
+        self.device_time_total = 0
+        self.self_device_time_total = 0
+        self.input_shapes = None
+        self.stack = None
+        self.scope = None
+        self.cpu_memory_usage = 0
+        self.device_memory_usage = 0
+        self.cpu_children = None
+        self.cpu_parent = None
+        self.flops = 0
 
-    def add(self, evt) -> "FunctionEventAvg":
-        self.count += evt.count
-        self.cpu_time_total += evt.cpu_time_total
-        self.self_cpu_time_total += evt.self_cpu_time_total
+    def add(self, other) -> "FunctionEventAvg":
+        if self.key is None:
+            # the first event added names the group
+            self.key = other.key
+            self.node_id = other.node_id
+            self.is_async = other.is_async
+            self.is_remote = other.is_remote
+            self.cpu_parent = other.cpu_parent
+            self.input_shapes = other.input_shapes
+            self.stack = other.stack
+            self.scope = other.scope
+        if not isinstance(other, (FunctionEvent, FunctionEventAvg)):
+            raise AssertionError(f"expected FunctionEvent or FunctionEventAvg, got {type(other).__name__}")
+        if other.key != self.key:
+            raise AssertionError(f"key mismatch: {other.key} != {self.key}")
+        self.cpu_time_total += other.cpu_time_total
+        self.self_cpu_time_total += other.self_cpu_time_total
+        self.device_time_total += other.device_time_total
+        self.self_device_time_total += other.self_device_time_total
+        self.cpu_memory_usage += other.cpu_memory_usage
+        self.device_memory_usage += other.device_memory_usage
+        self.count += other.count
         return self
+
+    def __iadd__(self, other) -> "FunctionEventAvg":
+        return self.add(other)
 
     @property
     def cpu_time(self) -> float:
         return self.cpu_time_total / self.count if self.count else 0.0
+
+    @property
+    def device_time(self) -> float:
+        return self.device_time_total / self.count if self.count else 0.0
 
     def __repr__(self) -> str:
         return (f"<FunctionEventAvg key={self.key} self_cpu_time={_format_time(self.self_cpu_time_total)} "
@@ -126,6 +214,28 @@ class FunctionEventAvg:
 
 class EventList(list):
     """A list of events with PyTorch's ``table()`` / ``key_averages()`` / ``total_average()``."""
+
+    def _populate_cpu_children(self) -> None:
+        """Link each event to the events it encloses (per thread): ``cpu_children`` / ``cpu_parent``.
+
+        Events are visited by start time (longest first on ties); an open event that does not
+        enclose the next one is closed, so each event's parent is the innermost enclosing one.
+        """
+        by_thread: dict = {}
+        for evt in sorted(self, key=lambda e: (e.start_us, -e.end_us)):
+            if getattr(evt, "is_async", False):
+                continue
+            by_thread.setdefault(evt.thread, []).append(evt)
+        for events in by_thread.values():
+            open_events: list = []
+            for evt in events:
+                while open_events and not (open_events[-1].start_us <= evt.start_us
+                                           and evt.end_us <= open_events[-1].end_us):
+                    open_events.pop()
+                if open_events:
+                    open_events[-1].append_cpu_child(evt)
+                    evt.set_cpu_parent(open_events[-1])
+                open_events.append(evt)
 
     def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0) -> "EventList":
         groups: OrderedDict = OrderedDict()
@@ -137,9 +247,11 @@ class EventList(list):
         return EventList(groups.values())
 
     def total_average(self) -> FunctionEventAvg:
-        total = FunctionEventAvg("Total")
+        total = FunctionEventAvg()
         for evt in self:
             total.add(evt)
+            total.key = None  # (so the next event, whatever its key, is accepted)
+        total.key = "Total"
         return total
 
     @property
@@ -257,7 +369,16 @@ class profile:
 
 
 class record_function:
-    """Time a user-named block: ``with record_function("my_block"): ...``."""
+    """Time a user-named block: ``with record_function("my_block"): ...``, or decorate a function."""
+
+    def __call__(self, func):
+        import functools
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with record_function(self.name):
+                return func(*args, **kwargs)
+        return wrapper
 
     def __init__(self, name: str, args: str | None = None) -> None:
         self.name = name
@@ -290,6 +411,26 @@ class emit_nvtx:
     def __enter__(self) -> None:
         if self.enabled:
             raise AssertionError("Torch not compiled with CUDA enabled")
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+class emit_itt:
+    """Intel ITT ranges for VTune.  retrograd has no ITT backend: the context manager does nothing
+    (torch's CPU build enters it too).
+
+    >>> import retrograd as torch
+    >>> with torch.autograd.profiler.emit_itt():
+    ...     pass
+    """
+
+    def __init__(self, enabled: bool = True, record_shapes: bool = False) -> None:
+        self.enabled = enabled
+        self.record_shapes = record_shapes
+
+    def __enter__(self) -> None:
         return None
 
     def __exit__(self, *exc) -> bool:

@@ -93,7 +93,9 @@ def checkpoint(function: Callable, *args, use_reentrant: bool | None = None,
         if context_fn is not noop_context_fn or debug is not False:
             raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
         return CheckpointFunction.apply(function, preserve, *args)
-    return _checkpoint_without_reentrant(function, preserve, context_fn, args, kwargs)
+    debug = debug if _checkpoint_debug_enabled is None else _checkpoint_debug_enabled
+    early_stop = early_stop if _enable_checkpoint_early_stop is None else _enable_checkpoint_early_stop
+    return _checkpoint_without_reentrant(function, preserve, context_fn, args, kwargs, debug, early_stop)
 
 
 # ------------------------------------------------------------------ non-reentrant (saved-tensor hooks)
@@ -110,14 +112,20 @@ class _Holder:
 class _Frame:
     """One checkpointed call: enough to re-run it, and the tensors a recomputation produced."""
 
-    def __init__(self, function, args, kwargs, preserve: bool, context_fn) -> None:
+    def __init__(self, function, args, kwargs, preserve: bool, context_fn, debug: bool = False,
+                 early_stop: bool = True) -> None:
         self.function = function
         self.args = args
         self.kwargs = kwargs
         self.rng_state = _creation.get_rng_state() if preserve else None
         self.context_fn = context_fn
+        self.debug = debug
+        self.early_stop = early_stop
         self.metas: list = []  # (shape, dtype) of each saved tensor, to check the recomputation
-        self.recomputed: dict = {}  # backward run id -> {index: tensor}
+        # per recomputation scope (a backward run id, or a GraphExecGroup): {index: tensor} not yet
+        # unpacked, and the indices already unpacked
+        self.recomputed: dict = {}
+        self.unpacked: dict = {}
 
     def pack(self, t: Tensor) -> _Holder:
         self.metas.append((t._data.shape, t._data.dtype))
@@ -126,20 +134,48 @@ class _Frame:
     def unpack(self, holder: _Holder) -> Tensor:
         from ..autograd.engine import current_run_id
 
-        run = current_run_id()
-        store = self.recomputed.get(run)
-        if store is None or holder.index not in store:
-            store = self.recomputed[run] = self._recompute()
-        t = store.pop(holder.index)  # each saved tensor is unpacked once per backward: free it now
-        if not store and run is not None:
-            del self.recomputed[run]
+        group = GraphExecGroup._current
+        key = group if group is not None else current_run_id()
+        if key is None:  # accessed outside backward: recompute, hand over, keep nothing
+            return self._recompute()[holder.index]
+        done = self.unpacked.setdefault(key, set())
+        if holder.index in done:
+            extra = ("Performing two backward calls that overlap (i.e. require the same saved activation in order "
+                     "to compute gradients) is not allowed while under the torch.utils.checkpoint.GraphExecGroup "
+                     "context. ") if group is not None else ""
+            raise CheckpointError(
+                "torch.utils.checkpoint: Unpack is being triggered for a tensor that was already unpacked once. "
+                f"{extra}If you are calling ctx.saved_tensors in backward, make sure to do so only once. Otherwise "
+                "please open an issue with details on your use case.")
+        store = self.recomputed.get(key)
+        if store is None:
+            store = self.recomputed[key] = self._recompute()
+        t = store.pop(holder.index)  # each saved tensor is unpacked once per scope: free it now
+        done.add(holder.index)
+        if not store:
+            del self.recomputed[key]
         return t
+
+    def _tip(self) -> str:
+        if self.debug:
+            return ("\nYou are seeing this error because you passed `debug=True` to checkpoint (or enabled "
+                    "set_checkpoint_debug_enabled): the recomputation of the checkpointed function did not save the "
+                    "same tensors as its original forward; make the function deterministic (same ops, shapes and "
+                    "dtypes on every call).\n")
+        return ("\nTip: for more detail pass `debug=True` to torch.utils.checkpoint.checkpoint(...) or run under "
+                "torch.utils.checkpoint.set_checkpoint_debug_enabled(True).\n")
 
     def _recompute(self) -> dict:
         saved: list = []
+        n_needed = len(self.metas)
 
         def pack(t: Tensor):
-            saved.append(t.detach())
+            if len(saved) >= n_needed:
+                if self.early_stop:
+                    raise _StopRecomputation  # every tensor backward needs is rebuilt: stop here
+                raise CheckpointError("torch.utils.checkpoint: trying to save more tensors during recomputation "
+                                      "than during the original forward pass.\n" + self._tip())
+            saved.append(t.detach() if t.requires_grad else t)  # (a constant keeps its identity, as in PyTorch)
             return None
 
         prev_rng = None
@@ -150,6 +186,8 @@ class _Frame:
         try:
             with saved_tensors_hooks(pack, lambda _: None), grad_mode.enable_grad(), recompute_ctx:
                 self.function(*self.args, **self.kwargs)
+        except _StopRecomputation:
+            pass
         finally:
             if prev_rng is not None:
                 _creation.set_rng_state(prev_rng)
@@ -157,15 +195,19 @@ class _Frame:
             raise CheckpointError(
                 "torch.utils.checkpoint: A different number of tensors was saved during the original forward and "
                 f"recomputation.\nNumber of tensors saved during forward: {len(self.metas)}\nNumber of tensors saved "
-                f"during recomputation: {len(saved)}.\n")
+                f"during recomputation: {len(saved)}.\n" + self._tip())
         bad = [(i, m, (t._data.shape, t._data.dtype)) for i, (m, t) in enumerate(zip(self.metas, saved))
                if m != (t._data.shape, t._data.dtype)]
         if bad:
             lines = "".join(f"tensor at position {i}:\nsaved metadata: {_meta(m)}\nrecomputed metadata: {_meta(r)}\n"
                             for i, m, r in bad)
             raise CheckpointError("torch.utils.checkpoint: Recomputed values for the following tensors have "
-                                  f"different metadata than during the forward pass.\n{lines}.\n")
+                                  f"different metadata than during the forward pass.\n{lines}.\n" + self._tip())
         return dict(enumerate(saved))
+
+
+class _StopRecomputation(Exception):
+    """Raised inside a recomputation once it has saved every tensor the backward needs (early stop)."""
 
 
 def _meta(m) -> dict:
@@ -175,8 +217,8 @@ def _meta(m) -> dict:
     return {"shape": Size(m[0]), "dtype": from_numpy_dtype(m[1]), "device": "cpu"}
 
 
-def _checkpoint_without_reentrant(function, preserve, context_fn, args, kwargs):
-    frame = _Frame(function, args, kwargs, preserve, context_fn)
+def _checkpoint_without_reentrant(function, preserve, context_fn, args, kwargs, debug=False, early_stop=True):
+    frame = _Frame(function, args, kwargs, preserve, context_fn, debug, early_stop)
     fwd_ctx, _ = context_fn()
     with saved_tensors_hooks(frame.pack, _unpack_holder), fwd_ctx:
         return function(*args, **kwargs)

@@ -383,3 +383,7 @@ __all__ += ["HardwareClassification", "CudaMemoryLeakCheck"]
 # test files compare ``self.device_type`` with it.  retrograd has no such backend, so no test runs on it.
 TEST_PRIVATEUSE1_DEVICE_TYPE = "privateuseone"
 __all__.append("TEST_PRIVATEUSE1_DEVICE_TYPE")
+
+
+# ---- names needed by PyTorch's test_autograd.py (pt_autograd) ----
+from ._extensions import scoped_load_inline  # noqa: F401,E402
