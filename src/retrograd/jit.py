@@ -97,7 +97,22 @@ def script(obj: F, optimize: Any = None, _frames_up: int = 0, _rcb: Any = None,
     True
     """
     _deprecated("script")
+    if builtins.isinstance(obj, _module_base()):
+        _check_no_lazy_tensors(obj)
     return obj
+
+
+def _check_no_lazy_tensors(root) -> None:
+    # scripting freezes parameter shapes, so PyTorch refuses modules that still hold lazy placeholders
+    from .nn.parameter import is_lazy
+
+    for mod in root.modules():
+        for kind, store in (("parameters", mod._parameters), ("buffers", mod._buffers)):
+            for name, t in store.items():
+                if t is not None and is_lazy(t):
+                    cls = type(mod)
+                    raise RuntimeError(f"'{cls.__module__}.{cls.__qualname__}' has uninitialized {kind} {name}. "
+                                       "Did you forget to run a forward pass?")
 
 
 def trace(func: F, example_inputs: Any = None, optimize: Any = None, check_trace: bool = True,

@@ -974,6 +974,18 @@ def _check_adaptive(kind: str, nd: int, input: Tensor, output_size, name: str | 
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
                            f"{list(input.shape[:-nd]) + list(out_size)}")
     shape = name[1] if name else input.shape
+    full = list(input.shape[:-nd]) + list(out_size)
+    if math.prod(full) > 2 ** 63 - 1:
+        # refuse before allocating (NumPy would try, and the process could be killed)
+        if kind == "max":
+            raise RuntimeError(f"Storage size calculation overflowed with sizes={full}")
+        raise RuntimeError("numel: integer multiplication overflow")
+    if not input.dtype.is_floating_point:
+        from .._tensor import _scalar_type_name
+
+        # PyTorch's kernel names: the 1-d ops run the 2-d kernel, the 3-d kernels are "..._cpu"
+        kernel = f"adaptive_{kind}_pool{max(nd, 2)}d" + ("_cpu" if nd == 3 else "")
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(input.dtype)}\'')
     for i in range(1, len(shape)):
         if shape[i] == 0 and (kind == "max" or nd == 3):
             raise RuntimeError(f"{name[0] if name else f'adaptive_{kind}_pool{nd}d'}(): Expected input to have "

@@ -397,8 +397,13 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
                                   "on the Pytorch GitHub.")
     if scale_grad_by_freq and mode == "max":
         raise ValueError("max mode does not support scaling the gradient by the frequency")
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx = weight.shape[0] + padding_idx
+    if padding_idx is not None:
+        n_emb = weight.shape[0]
+        if not -n_emb <= padding_idx < n_emb:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{n_emb} through "
+                               f"{n_emb - 1}, but got {padding_idx}")
+        if padding_idx < 0:
+            padding_idx = n_emb + padding_idx
     idx = input._data
     if input.ndim == 2:
         if offsets is not None:
@@ -417,8 +422,15 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
         off = offsets._data.astype(np.int64)
         flat = idx
         psw = per_sample_weights
+        if off.size and off[0] != 0:
+            raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+                               f"from position 0. However, got {int(off[0])}\n[ torch.LongTensor{{}} ]")
+        if off.size and off[-1] > len(idx):
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {len(idx)} but got "
+                               f"offsets[-1] of {int(off[-1])}")
         if include_last_offset:
-            starts, ends = off[:-1], off[1:]
+            # as torch: the last bag runs to the end of the input whatever offsets[-1] says
+            starts, ends = off[:-1], np.append(off[1:-1], len(idx))
         else:
             starts, ends = off, np.append(off[1:], len(idx))
     else:
@@ -430,7 +442,13 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
     bad = (flat < 0) | (flat >= n)
     if bad.any():
         k = int(np.argmax(bad))
-        raise RuntimeError(f"Index {k} of input takes value {int(flat[k])} which is not in the valid range [0, {n})")
+        if mode != "max" and padding_idx is None and weight._data.dtype != np.float64:
+            # (torch's fast sum/mean kernel, used for float32/16 weights without padding_idx, reports
+            # the index_select message; its other kernels report the embedding_bag one)
+            raise RuntimeError(f"Index {k} of input takes value {int(flat[k])} which is not in the valid range "
+                               f"[0, {n})")
+        raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+                           f"{int(flat[k])}")
     keep = np.ones(len(flat), dtype=bool) if padding_idx is None else flat != padding_idx
     # each entry's bag (-1: in none, or padding) and constant factor (mean: 1 / the bag's size)
     bag = np.full(len(flat), -1, dtype=np.int64)

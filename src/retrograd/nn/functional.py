@@ -519,6 +519,8 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """Rows of ``weight`` looked up by integer ``input`` (backward node EmbeddingBackward0)."""
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
@@ -841,6 +843,15 @@ def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) 
     return b
 
 
+def _mha_static(t: Tensor, name: str, bh: int, head_dim: int) -> Tensor:
+    """A precomputed (batch * heads, S, head_dim) key or value, checked as PyTorch does."""
+    if t.shape[0] != bh:
+        raise AssertionError(f"expecting {name}.size(0) of {bh}, but got {t.shape[0]}")
+    if t.shape[2] != head_dim:
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {t.shape[2]}")
+    return t
+
+
 def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int,
                                  num_heads: int, in_proj_weight: Tensor | None, in_proj_bias: Tensor | None,
                                  bias_k: Tensor | None, bias_v: Tensor | None, add_zero_attn: bool,
@@ -889,22 +900,32 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
             attn_mask = attn_mask.reshape(bsz, num_heads, tgt_len, src_len)
         mask = attn_mask
     if bias_k is not None and bias_v is not None:
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
         k = cat([k, bias_k.expand(1, bsz, embed_dim)], 0)
         v = cat([v, bias_v.expand(1, bsz, embed_dim)], 0)
         if mask is not None:
             mask = pad(mask, (0, 1))
         if key_padding_mask is not None:
             key_padding_mask = pad(key_padding_mask, (0, 1))
-        src_len += 1
+    # (L, N, E) -> (N * heads, L, head_dim); static_k / static_v come in that layout already
+    bh = bsz * num_heads
+    q = q.reshape(tgt_len, bh, head_dim).transpose(0, 1)
+    k = k.reshape(k.shape[0], bh, head_dim).transpose(0, 1) if static_k is None \
+        else _mha_static(static_k, "static_k", bh, head_dim)
+    v = v.reshape(v.shape[0], bh, head_dim).transpose(0, 1) if static_v is None \
+        else _mha_static(static_v, "static_v", bh, head_dim)
     if add_zero_attn:
-        zeros = const(np.zeros((1, bsz, embed_dim), dtype=k._data.dtype))
-        k = cat([k, zeros], 0)
-        v = cat([v, zeros], 0)
+        zeros = const(np.zeros((bh, 1, head_dim), dtype=k._data.dtype))
+        k = cat([k, zeros], 1)
+        v = cat([v, zeros], 1)
         if mask is not None:
             mask = pad(mask, (0, 1))
         if key_padding_mask is not None:
             key_padding_mask = pad(key_padding_mask, (0, 1))
-        src_len += 1
+    src_len = k.shape[1]
     if key_padding_mask is not None:
         for i, want in enumerate((bsz, src_len)):
             if key_padding_mask.shape[i] != want:
@@ -917,10 +938,9 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     if is_causal and attn_mask is None:
         causal = np.triu(np.full((tgt_len, src_len), -np.inf), 1).astype(q._data.dtype)
         mask = const(causal) if mask is None else mask + const(causal)
-    # (L, N, E) -> (N, heads, L, head_dim)
-    q = q.reshape(tgt_len, bsz, num_heads, head_dim).permute(1, 2, 0, 3)
-    k = k.reshape(src_len, bsz, num_heads, head_dim).permute(1, 2, 0, 3)
-    v = v.reshape(src_len, bsz, num_heads, head_dim).permute(1, 2, 0, 3)
+    q = q.reshape(bsz, num_heads, tgt_len, head_dim)
+    k = k.reshape(bsz, num_heads, src_len, head_dim)
+    v = v.reshape(bsz, num_heads, src_len, head_dim)
     scores = O.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))
     if mask is not None:
         scores = scores + mask

@@ -6,8 +6,10 @@ the module's inputs and outputs through an identity op (node
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import warnings
+import weakref
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator, Mapping
 
@@ -18,7 +20,8 @@ from ..parameter import Buffer, Parameter
 
 __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",
            "register_module_backward_hook", "register_module_full_backward_pre_hook",
-           "register_module_full_backward_hook"]
+           "register_module_full_backward_hook", "register_module_buffer_registration_hook",
+           "register_module_parameter_registration_hook", "register_module_module_registration_hook"]
 
 # Hooks common to every module (PyTorch's ``torch.nn.modules.module.register_module_*``): they
 # run before each module's own hooks of the same kind.
@@ -87,6 +90,87 @@ def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
     handle = RemovableHandle(_global_backward_hooks)
     _global_backward_hooks[handle.id] = hook
     return handle
+
+# Global registration hooks (``register_module_{buffer,parameter,module}_registration_hook``):
+# ``hook(module, name, value)`` runs as a buffer / parameter / child module is registered on any
+# module and may return a replacement for ``value``.
+_global_buffer_registration_hooks: OrderedDict = OrderedDict()
+_global_parameter_registration_hooks: OrderedDict = OrderedDict()
+_global_module_registration_hooks: OrderedDict = OrderedDict()
+
+
+def _add_global_hook(store: OrderedDict, hook: Callable) -> RemovableHandle:
+    handle = RemovableHandle(store)
+    store[handle.id] = hook
+    return handle
+
+
+def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, buffer)`` whenever any module registers a buffer; a returned tensor replaces it.
+
+    >>> import retrograd as torch
+    >>> from retrograd.nn.modules.module import register_module_buffer_registration_hook
+    >>> h = register_module_buffer_registration_hook(lambda m, name, b: b * 0 + 7)
+    >>> bn = torch.nn.BatchNorm1d(2); h.remove(); bn.running_mean.tolist()
+    [7.0, 7.0]
+    """
+    return _add_global_hook(_global_buffer_registration_hooks, hook)
+
+
+def register_module_parameter_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, param)`` whenever any module registers a parameter; a returned one replaces it."""
+    return _add_global_hook(_global_parameter_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, submodule)`` whenever any module registers a child; a returned module replaces it."""
+    return _add_global_hook(_global_module_registration_hooks, hook)
+
+
+def _run_registration_hooks(store: OrderedDict, module, name: str, value):
+    for hook in store.values():
+        output = hook(module, name, value)
+        if output is not None:
+            value = output
+    return value
+
+
+class _WrappedHook:
+    """A hook that may receive its module as first argument, holding the module only weakly.
+
+    A weak reference keeps a registered hook from keeping its module alive; pickling and
+    deepcopy store the module itself (rebuilt as a weak reference on load).
+    """
+
+    def __init__(self, hook: Callable, module=None) -> None:
+        self.hook = hook
+        functools.update_wrapper(self, hook)
+        self.with_module = module is not None
+        if self.with_module:
+            self.module = weakref.ref(module)
+
+    def __call__(self, *args, **kwargs):
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError("You are trying to call the hook of a dead Module!")
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
+
+    def __getstate__(self) -> dict:
+        state = {"hook": self.hook, "with_module": self.with_module}
+        if self.with_module:
+            state["module"] = self.module()
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.hook = state["hook"]
+        self.with_module = state["with_module"]
+        if self.with_module:
+            if state["module"] is None:
+                raise RuntimeError("You are trying to revive the hook of a dead Module!")
+            self.module = weakref.ref(state["module"])
+
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
@@ -209,6 +293,8 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
+        if tensor is not None:
+            tensor = _run_registration_hooks(_global_buffer_registration_hooks, self, name, tensor)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -229,6 +315,7 @@ class Module:
                 f"explicitly. To express '{name}' as a function of another Tensor, compute the value in the "
                 "forward() method.")
         else:
+            param = _run_registration_hooks(_global_parameter_registration_hooks, self, name, param)
             self._parameters[name] = param
 
     def add_module(self, name: str, module: "Module | None") -> None:
@@ -243,7 +330,7 @@ class Module:
             raise KeyError(f'module name can\'t contain ".", got: {name}')
         if name == "":
             raise KeyError('module name can\'t be empty string ""')
-        self._modules[name] = module
+        self._modules[name] = _run_registration_hooks(_global_module_registration_hooks, self, name, module)
 
     def register_module(self, name: str, module: "Module | None") -> None:
         """Alias for :meth:`add_module`."""
@@ -345,7 +432,7 @@ class Module:
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             remove_from(self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set)
-            modules[name] = value
+            modules[name] = _run_registration_hooks(_global_module_registration_hooks, self, name, value)
             return
         if modules is not None and name in modules:
             if value is not None:
@@ -588,6 +675,9 @@ class Module:
         raise AssertionError("Torch not compiled with CUDA enabled")
 
     def share_memory(self) -> "Module":
+        """Call ``share_memory_()`` on every parameter and buffer (a placeholder of a lazy module raises)."""
+        for t in itertools.chain(self.parameters(), self.buffers()):
+            t.share_memory_()
         return self
 
     # ------------------------------------------------------------------ state dict
@@ -655,10 +745,17 @@ class Module:
         self._state_dict_hooks[handle.id] = hook
         return handle
 
-    def register_load_state_dict_pre_hook(self, hook) -> RemovableHandle:
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False) -> RemovableHandle:
+        """``hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)``
+        before this module loads (with ``with_module``, the module comes first)."""
         handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = lambda sd, prefix, *rest: hook(self, sd, prefix, *rest)
+        self._load_state_dict_pre_hooks[handle.id] = _WrappedHook(hook, self if with_module else None)
         return handle
+
+    def register_load_state_dict_pre_hook(self, hook) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)`` before this module loads its part of a state dict."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def register_load_state_dict_post_hook(self, hook) -> RemovableHandle:
         handle = RemovableHandle(self._load_state_dict_post_hooks)

@@ -35,6 +35,17 @@ def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Mo
     retrograd.Size([2, 1])
     """
     parametrize.register_parametrization(module, name, _WeightNorm(dim), unsafe=True)
+
+    def _weight_norm_compat_hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                 error_msgs) -> None:
+        # checkpoints of the older ``nn.utils.weight_norm`` store ``<name>_g`` / ``<name>_v``:
+        # rename them to this parametrization's ``original0`` / ``original1`` before loading
+        g_key, v_key = f"{prefix}{name}_g", f"{prefix}{name}_v"
+        if g_key in state_dict and v_key in state_dict:
+            state_dict[f"{prefix}parametrizations.{name}.original0"] = state_dict.pop(g_key)
+            state_dict[f"{prefix}parametrizations.{name}.original1"] = state_dict.pop(v_key)
+
+    module._register_load_state_dict_pre_hook(_weight_norm_compat_hook)
     return module
 
 

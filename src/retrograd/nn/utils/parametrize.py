@@ -6,7 +6,9 @@ for a ``Parametrized<Class>`` subclass that carries the property).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import contextmanager
+from copy import deepcopy
 
 from ..._tensor import Tensor
 from ...autograd import grad_mode
@@ -65,6 +67,9 @@ class ParametrizationList(ModuleList):
         first = self[0]
         with grad_mode.no_grad():
             new = first.right_inverse(original) if hasattr(first, "right_inverse") else original
+        if not isinstance(new, (Tensor, Sequence)):
+            raise ValueError("'right_inverse' must return a Tensor or a Sequence of tensors (list, tuple...). "
+                             f"Got {type(new).__name__}")
         self.is_tensor = isinstance(new, Tensor)
         self.ntensors = 1 if self.is_tensor else len(new)
         if self.is_tensor:
@@ -126,9 +131,27 @@ class ParametrizationList(ModuleList):
         return x
 
 
+def _refuse_pickling(self):
+    # the generated class cannot be found by name on unpickling; PyTorch refuses too
+    raise RuntimeError("Serialization of parametrized modules is only supported through state_dict(). See:\n"
+                       "https://pytorch.org/tutorials/beginner/saving_loading_models.html"
+                       "#saving-loading-a-general-checkpoint-for-inference-and-or-resuming-training")
+
+
+def _deepcopy_parametrized(self, memo):
+    # deepcopy must still work although __getstate__ refuses: copy the instance dict directly
+    replica = self.__new__(self.__class__)
+    memo[id(self)] = replica
+    replica.__dict__ = deepcopy(self.__dict__, memo)
+    return replica
+
+
 def _inject_new_class(module: Module) -> None:
     cls = module.__class__
-    module.__class__ = type(f"Parametrized{cls.__name__}", (cls,), {})
+    namespace = {"__getstate__": _refuse_pickling}
+    if not hasattr(cls, "__deepcopy__"):
+        namespace["__deepcopy__"] = _deepcopy_parametrized
+    module.__class__ = type(f"Parametrized{cls.__name__}", (cls,), namespace)
 
 
 def _inject_property(module: Module, tensor_name: str) -> None:
@@ -175,9 +198,31 @@ def register_parametrization(module: Module, tensor_name: str, parametrization: 
             x = parametrization(y)
             if not isinstance(x, Tensor):
                 raise ValueError(f"A parametrization must return a tensor. Got {type(x).__name__}.")
-            if x.dtype is not y.dtype or tuple(x.shape) != tuple(y.shape):
-                raise ValueError("Registering a parametrization may not change the shape or dtype of the tensor, "
-                                 "unless the `unsafe` flag is enabled.")
+            if x.dtype is not y.dtype:
+                raise ValueError("Registering a parametrization may not change the dtype of the tensor, unless the "
+                                 f"`unsafe` flag is enabled.\nmodule.{tensor_name}.dtype: {y.dtype}\n"
+                                 f"parametrization(module.{tensor_name}).dtype: {x.dtype}")
+            if tuple(x.shape) != tuple(y.shape):
+                raise ValueError("Registering a parametrization may not change the shape of the tensor, unless the "
+                                 f"`unsafe` flag is enabled.\nmodule.{tensor_name}.shape: {y.shape}\n"
+                                 f"parametrization(module.{tensor_name}).shape: {x.shape}")
+            if hasattr(parametrization, "right_inverse"):
+                try:
+                    z = parametrization.right_inverse(x)
+                except NotImplementedError:
+                    z = None  # (a right_inverse that refuses is taken as the identity)
+                if z is not None:
+                    if not isinstance(z, Tensor):
+                        raise ValueError("parametrization.right_inverse must return a tensor. Got: "
+                                         f"{type(z).__name__}")
+                    if z.dtype is not y.dtype:
+                        raise ValueError("The tensor returned by parametrization.right_inverse must have the same "
+                                         f"dtype as module.{tensor_name}, unless the `unsafe` flag is enabled.\n"
+                                         f"module.{tensor_name}.dtype: {y.dtype}\nreturned dtype: {z.dtype}")
+                    if tuple(z.shape) != tuple(y.shape):
+                        raise ValueError("The tensor returned by parametrization.right_inverse must have the same "
+                                         f"shape as module.{tensor_name}, unless the `unsafe` flag is enabled.\n"
+                                         f"module.{tensor_name}.shape: {y.shape}\nreturned shape: {z.shape}")
         module.parametrizations[tensor_name].append(parametrization)
         module.parametrizations[tensor_name].unsafe |= unsafe
     elif tensor_name in module._buffers or tensor_name in module._parameters:

@@ -6,6 +6,7 @@ packing and unpacking without rules of their own.
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -70,11 +71,30 @@ class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sort
     def cpu(self) -> PackedSequence:
         return self
 
+    # dtype casts act on ``data`` only (batch_sizes and the index permutations stay int64)
     def double(self) -> PackedSequence:
         return self._apply(lambda d: d.double())
 
     def float(self) -> PackedSequence:
         return self._apply(lambda d: d.float())
+
+    def half(self) -> PackedSequence:
+        return self._apply(lambda d: d.half())
+
+    def long(self) -> PackedSequence:
+        return self._apply(lambda d: d.long())
+
+    def int(self) -> PackedSequence:
+        return self._apply(lambda d: d.int())
+
+    def short(self) -> PackedSequence:
+        return self._apply(lambda d: d.short())
+
+    def char(self) -> PackedSequence:
+        return self._apply(lambda d: d.char())
+
+    def byte(self) -> PackedSequence:
+        return self._apply(lambda d: d.byte())
 
     def detach(self) -> PackedSequence:
         return self._apply(lambda d: d.detach())
@@ -104,11 +124,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
     """
     lens = _lengths_array(lengths)
     if enforce_sorted:
-        if lens.size > 1 and (np.diff(lens) > 0).any():
-            raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
-                               "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
-                               "to sidestep this requirement if you do not need ONNX exportability.")
-        sorted_indices = None
+        sorted_indices = None  # (the order itself is checked below, after the emptiness checks, as in torch)
     else:
         order = np.argsort(-lens, kind="stable")
         sorted_indices = _long(order)
@@ -123,6 +139,10 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
     if lens.size and lens.min() <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' "
                            "that is <= 0")
+    if enforce_sorted and lens.size > 1 and (np.diff(lens) > 0).any():
+        raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
+                           "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
+                           "to sidestep this requirement if you do not need ONNX exportability.")
     if batch_first:
         input = input.transpose(0, 1)
     T = int(lens[0]) if lens.size else 0
@@ -202,6 +222,9 @@ def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.
         raise RuntimeError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
     if isinstance(sequences, Tensor):
         sequences = list(O.unbind(sequences, 0))
+    if not isinstance(sequences, Iterable):
+        raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg of type: "
+                           f"{type(sequences)}")
     sequences = list(sequences)
     if not sequences:
         raise RuntimeError("received an empty list of sequences")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import _ops as O
 from ..._tensor import Tensor
 from ...autograd import grad_mode
-from ..parameter import Parameter
+from ..parameter import Parameter, is_lazy
 
 __all__ = ["SpectralNorm", "remove_spectral_norm", "spectral_norm"]
 
@@ -70,6 +70,9 @@ class SpectralNorm:
                 raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")
         fn = SpectralNorm(name, n_power_iterations, dim, eps)
         weight = module._parameters[name]
+        if is_lazy(weight):
+            raise ValueError("The module passed to `SpectralNorm` can't have uninitialized parameters. "
+                             "Make sure to run the dummy forward before applying spectral normalization")
         with grad_mode.no_grad():
             h, w = fn.reshape_weight_to_matrix(weight).shape
             u = _normalize(C.randn(h, dtype=weight.dtype), fn.eps)

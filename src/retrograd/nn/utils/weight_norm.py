@@ -5,7 +5,7 @@ import warnings
 
 from ... import _ops as O
 from ..._tensor import Tensor
-from ..parameter import Parameter
+from ..parameter import Parameter, is_lazy
 
 __all__ = ["WeightNorm", "norm_except_dim", "remove_weight_norm", "weight_norm"]
 
@@ -37,6 +37,9 @@ class WeightNorm:
                 raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
         fn = WeightNorm(name, dim)
         weight = getattr(module, name)
+        if is_lazy(weight):
+            raise ValueError("The module passed to `WeightNorm` can't have uninitialized parameters. "
+                             "Make sure to run the dummy forward before applying weight normalization")
         del module._parameters[name]
         module.register_parameter(name + "_g", Parameter(norm_except_dim(weight, 2, fn.dim).detach()))
         module.register_parameter(name + "_v", Parameter(weight.detach()))

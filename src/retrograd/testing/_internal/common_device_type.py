@@ -641,3 +641,12 @@ __all__ += ["skipCUDAIfCudnnVersionLessThan"]
 # written before the rename still import the old name.
 onlyOnCPUAndCUDA = onlyNativeDeviceTypes
 __all__.append("onlyOnCPUAndCUDA")
+
+
+# ================================================================================================
+# nn test-file helpers (added for PyTorch's test/nn/*.py): PyTorch's module has these flags in
+# its namespace (it imports them from common_utils), and test files import them from here.
+# ================================================================================================
+from ._flags import TEST_WITH_ROCM, TEST_WITH_ASAN, TEST_WITH_TSAN, TEST_WITH_UBSAN  # noqa: E402,F401
+
+__all__ += ["TEST_WITH_ROCM", "TEST_WITH_ASAN", "TEST_WITH_TSAN", "TEST_WITH_UBSAN"]

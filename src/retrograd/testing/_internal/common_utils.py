@@ -387,3 +387,60 @@ __all__.append("TEST_PRIVATEUSE1_DEVICE_TYPE")
 
 # ---- names needed by PyTorch's test_autograd.py (pt_autograd) ----
 from ._extensions import scoped_load_inline  # noqa: F401,E402
+
+
+# ================================================================================================
+# nn test-file helpers (added for PyTorch's test/nn/*.py): ``swap``.  Kept as one block here.
+# ================================================================================================
+from ._parametrize import _TestParametrizer as _SwapParametrizerBase  # noqa: E402
+
+
+class swap(_SwapParametrizerBase):
+    """Run a test once per value of ``torch.__future__``'s swap-module-params flag (``test_x_swap_True`` ...).
+
+    >>> import unittest
+    >>> import retrograd.__future__ as future
+    >>> @instantiate_parametrized_tests
+    ... class T(unittest.TestCase):
+    ...     @swap([True, False])
+    ...     def test_flag(self):
+    ...         self.seen = future.get_swap_module_params_on_conversion()
+    >>> sorted(n for n in dir(T) if n.startswith("test_"))
+    ['test_flag_swap_False', 'test_flag_swap_True']
+    """
+
+    def __init__(self, swap_values) -> None:
+        super().__init__()
+        self.swap_values = list(swap_values)
+
+    def _parametrize_test(self, test, generic_cls, device_cls):
+        import functools
+
+        import retrograd.__future__ as future
+
+        for value in self.swap_values:
+            @functools.wraps(test)
+            def run_with_flag(*args, _value=value, **kwargs):
+                # restore the caller's setting whatever the test does
+                old = future.get_swap_module_params_on_conversion()
+                future.set_swap_module_params_on_conversion(_value)
+                try:
+                    return test(*args, **kwargs)
+                finally:
+                    future.set_swap_module_params_on_conversion(old)
+
+            yield run_with_flag, f"swap_{value}", {}, lambda _: []
+
+
+# Per-dtype absolute tolerances some nn tests pass as ``atol`` (PyTorch's legacy table, same values).
+dtype2prec_DONTUSE = {retrograd.float32: 1e-5, retrograd.float64: 1e-5, retrograd.float16: 1e-2,
+                      retrograd.bfloat16: 1e-1}
+
+
+
+def gcIfJetson(fn):
+    """PyTorch runs ``gc.collect()`` before tests on Jetson boards (``IS_JETSON``); never the case here."""
+    return fn
+
+
+__all__ += ["swap", "dtype2prec_DONTUSE", "gcIfJetson"]
