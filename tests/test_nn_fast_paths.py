@@ -295,7 +295,7 @@ def test_linear_and_mm_at_small_batch_match_torch_and_stay_c_contiguous():
     """Batch 4-48 float32 products with a big weight go through the turned GEMM
     (``_blas.mm``); results, grads and strides must be torch's all the same."""
     from retrograd import _blas
-    for m, k, n in [(16, 784, 512), (8, 256, 256), (5, 1024, 512), (48, 512, 300), (64, 512, 512)]:
+    for m, k, n in [(16, 784, 512), (8, 256, 256), (5, 1024, 512), (48, 512, 300), (64, 512, 512), (60, 784, 130), (128, 512, 512)]:
         x = rng.standard_normal((m, k)).astype(np.float32)
         w = (rng.standard_normal((n, k)) / np.sqrt(k)).astype(np.float32)
         b = rng.standard_normal(n).astype(np.float32)
