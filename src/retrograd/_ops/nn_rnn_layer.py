@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import grad_mode
 from ._registry import apply, primitive
+from .nn_rnn_cell import _all_grads  # (the one-entry cache the LSTM/GRU step nodes use too)
 
 __all__: list[str] = []  # private: reached through nn.LSTM
 
@@ -148,18 +148,6 @@ def _layer_bw_ops(grads, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse) -> tuple:
     for k, gk in zip(wanted, got):
         res[k] = gk
     return tuple(res)
-
-
-def _all_grads(slot: list, g, x, graph_fn, numpy_fn) -> tuple:
-    """Every input's gradient of one node, computed once (the node's rules run one by one)."""
-    entry = slot[0]
-    if entry is None or entry[0] is not g or entry[2] is not x:
-        if grad_mode.state.enabled:
-            grads = graph_fn()
-        else:
-            grads = tuple(Tensor._wrap(a, False, None, 0) for a in numpy_fn())
-        entry = slot[0] = (g, grads, x)
-    return entry[1]
 
 
 _last: list = [None]  # (gradient list, the seven gradients, x)
