@@ -258,7 +258,10 @@ def _resize_(self, *sizes, memory_format=None):
     from ._ops._common import parse_shape
     from ._tensor import check_inplace
 
-    if self.requires_grad:
+    from .autograd.grad_mode import is_inference_mode_enabled
+
+    # (inference mode records no graph, so PyTorch lets even a tensor that requires grad resize)
+    if self.requires_grad and not is_inference_mode_enabled():
         raise RuntimeError("cannot resize variables that require grad")
     check_inplace(self)
     shape = tuple(parse_shape(sizes))

@@ -30,7 +30,21 @@ def _set_grad_enabled(enabled: bool) -> None:
     grad_mode.state.enabled = bool(enabled)
 
 
-__all__ = ["is_grad_enabled", "_set_grad_enabled", "has_lapack", "_will_engine_execute_node", "_current_graph_task_id", "_current_graph_task_execution_order",
+def _set_fwd_grad_enabled(enabled: bool) -> None:
+    """Turn forward-mode AD tangent propagation on or off (PyTorch's private switch)."""
+    from ..autograd import forward_ad
+
+    forward_ad._set_fwd_grad_enabled_flag(enabled)
+
+
+def _is_fwd_grad_enabled() -> bool:
+    """Whether forward-mode AD tangent propagation is on (it is by default)."""
+    from ..autograd import forward_ad
+
+    return forward_ad._is_fwd_grad_enabled()
+
+
+__all__ = ["is_grad_enabled", "_set_grad_enabled", "_set_fwd_grad_enabled", "_is_fwd_grad_enabled", "has_lapack", "_will_engine_execute_node", "_current_graph_task_id", "_current_graph_task_execution_order",
            "_current_autograd_node", "_WeakTensorRef", "_set_cached_tensors_enabled", "_add_cached_tensor",
            "_remove_cached_tensor", "_is_cached_tensor"]
 

@@ -277,9 +277,27 @@ def _root(x: Tensor) -> Tensor:
     return x if x._base is None else x._base
 
 
+def _storage_array(root: Tensor) -> np.ndarray:
+    """The flat memory ``as_strided`` and ``storage_offset`` address for ``root``.
+
+    A tensor without an autograd base may still view a larger NumPy array (``x[:4].detach()``):
+    its storage is that whole array, as in PyTorch.  When ``root`` requires grad the graph
+    records indices into ``root`` itself, so its own data is used.
+    """
+    from .._storage import _root as _np_root
+
+    rd = root._data
+    if root._requires_grad or not isinstance(rd, np.ndarray):
+        return rd
+    r = _np_root(rd)
+    if r is rd or r.dtype != rd.dtype or not r.flags.c_contiguous:
+        return rd
+    return r
+
+
 def _strided_view(self: Tensor, size, stride, storage_offset):
     root = _root(self)
-    rd = root._data
+    rd = _storage_array(root)
     if not isinstance(rd, np.ndarray) or not rd.flags.c_contiguous:
         raise RuntimeError("as_strided: retrograd needs a contiguous base tensor")
     size = tuple(int(s) for s in size)
@@ -287,7 +305,7 @@ def _strided_view(self: Tensor, size, stride, storage_offset):
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     if storage_offset is None:
-        storage_offset = _offset(self)
+        storage_offset = _offset(self, rd)
     if any(s < 0 for s in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got strides: "
                            f"[{', '.join(map(str, stride))}]")
@@ -328,11 +346,13 @@ def as_strided_(self: Tensor, size, stride, storage_offset: int | None = None) -
     return _restride(self, as_strided(self, size, stride, storage_offset))
 
 
-def _offset(x: Tensor) -> int:
-    r = _root(x)
-    if x._data.ndim == 0 and not isinstance(x._data, np.ndarray) or r is x:
+def _offset(x: Tensor, rd: np.ndarray | None = None) -> int:
+    """``x``'s storage offset in elements, from the start of ``rd`` (default: its storage)."""
+    if rd is None:
+        rd = _storage_array(_root(x))
+    if not isinstance(x._data, np.ndarray) or rd is x._data:
         return 0
-    ptr = x._data.__array_interface__["data"][0] - r._data.__array_interface__["data"][0]
+    ptr = x._data.__array_interface__["data"][0] - rd.__array_interface__["data"][0]
     return int(ptr // x._data.itemsize)
 
 

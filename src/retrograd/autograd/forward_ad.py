@@ -52,6 +52,7 @@ class _Level:
         self.active = False
         self.gen = 0
         self.paused = 0  # > 0 while a custom Function's forward runs (its inputs look plain)
+        self.fwd_enabled = True  # torch._C._set_fwd_grad_enabled: off, no op computes a tangent
 
 
 _level = _Level()
@@ -95,8 +96,49 @@ def _paused():
         yield
     finally:
         _level.paused -= 1
-        if _level.active and not _level.paused:
-            reg._set_forward_ad(_HOOK)
+        _sync_hook()
+
+
+def _sync_hook() -> None:
+    # the op table propagates tangents only while a level is open, not paused, and enabled
+    on = _level.active and not _level.paused and _level.fwd_enabled
+    _registry()._set_forward_ad(_HOOK if on else None)
+
+
+def _is_fwd_grad_enabled() -> bool:
+    """Whether ops compute tangents at all (PyTorch's private forward-grad switch; on by default).
+
+    >>> import retrograd.autograd.forward_ad as fwAD
+    >>> fwAD._is_fwd_grad_enabled()
+    True
+    """
+    return _level.fwd_enabled
+
+
+def _set_fwd_grad_enabled_flag(enabled: bool) -> None:
+    """Turn tangent propagation on or off globally (``torch._C._set_fwd_grad_enabled``)."""
+    _level.fwd_enabled = bool(enabled)
+    _sync_hook()
+
+
+class _set_fwd_grad_enabled:
+    """Context manager that sets the forward-grad switch for its body, then restores it.
+
+    >>> import retrograd.autograd.forward_ad as fwAD
+    >>> with fwAD._set_fwd_grad_enabled(False):
+    ...     fwAD._is_fwd_grad_enabled()
+    False
+    """
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _level.fwd_enabled
+        _set_fwd_grad_enabled_flag(mode)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        _set_fwd_grad_enabled_flag(self.prev)
 
 
 # ---------------------------------------------------------------- levels
@@ -112,7 +154,7 @@ def enter_dual_level() -> int:
         raise RuntimeError(NESTED_MSG)
     _level.active = True
     _level.gen += 1
-    _registry()._set_forward_ad(_HOOK)
+    _sync_hook()
     _current_level = 0
     return 0
 
@@ -203,13 +245,43 @@ def make_dual(tensor, tangent, *, level: int | None = None):
     if _get(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward gradient at the same "
                            "level 0 is not supported.")
+    if _get(tangent) is not None:
+        raise RuntimeError("Setting a forward grad that itself has a forward gradient at the same level0 is not "
+                           "supported.")  # (PyTorch's text, no space before the level)
     _check_size(tensor, tangent)
     from .._ops.shape import view
 
     with _paused():
         out = view(tensor, tensor._data.shape)
-    _set(out, tangent)
+    _set(out, _same_layout(tensor, tangent))
     return out
+
+
+def _layout(a: np.ndarray) -> tuple:
+    """(storage size, element strides, element offset) of ``a`` within its root array."""
+    from .._storage import _root
+
+    root = _root(a)
+    item = a.itemsize
+    off = (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // item
+    return root.size, tuple(s // item for s in a.strides), off
+
+
+def _same_layout(primal, tangent):
+    """``tangent``, or a copy laid out in memory as ``primal`` is (PyTorch's make_dual rule).
+
+    Views of a dual tensor (``as_strided`` included) are applied to its tangent too, so the
+    tangent must address a storage of the same size with the same strides and offset.
+    Empty tensors are left alone: their layout cannot matter.
+    """
+    p, t = primal._data, tangent._data
+    if p.size == 0 or _layout(p) == _layout(t):
+        return tangent
+    size, strides, off = _layout(p)
+    root = np.zeros(size, dtype=t.dtype)
+    arr = np.lib.stride_tricks.as_strided(root[off:], p.shape, tuple(s * t.itemsize for s in strides))
+    arr[...] = t
+    return _Tensor()._wrap(arr, False, None, 0)
 
 
 def _check_size(t, tangent) -> None:

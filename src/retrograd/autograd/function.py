@@ -253,14 +253,24 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and record one ``<Name>Backward`` node when a tensor input requires grad."""
-        if kwargs:
-            if _uses_setup_context(cls):
-                bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+        if _uses_setup_context(cls):
+            # setup_context sees every forward argument, defaults filled in (as in PyTorch)
+            sig, n_pos = _signature(cls.forward)
+            if kwargs or len(args) < n_pos:
+                bound = sig.bind(*args, **kwargs)
                 bound.apply_defaults()
-                args = tuple(bound.arguments.values())
-            else:
-                args = _bind_kwargs(cls.forward, args, kwargs)
+                args = bound.args  # (as PyTorch: keyword-only parameters keep their defaults)
+        elif kwargs:
+            args = _bind_kwargs(cls.forward, args, kwargs)
         return _apply(cls, args)
+
+
+@functools.lru_cache(maxsize=256)
+def _signature(forward: Callable) -> tuple[inspect.Signature, int]:
+    """``forward``'s signature and its number of named positional parameters."""
+    sig = inspect.signature(forward)
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sig, sum(p.kind in kinds for p in sig.parameters.values())
 
 
 def _bind_kwargs(forward: Callable, args: tuple, kwargs: dict) -> tuple:
