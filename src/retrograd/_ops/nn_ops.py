@@ -144,12 +144,13 @@ def _conv_np(x, w, stride, padding, dilation, groups, memo=None, bias=None):
     if memo is not None:
         memo.cols = cols
     if groups == 1:
-        y = np.matmul(w.reshape(oc, -1), cols)
+        y = np.matmul(w.reshape(oc, math.prod(w.shape[1:])), cols)
     else:
         ck, og = cols.shape[1] // groups, oc // groups
         y = np.empty((n, oc, cols.shape[2]), dtype=np.result_type(w, cols))
         for gi in range(groups):
-            y[:, gi * og:(gi + 1) * og] = np.matmul(w[gi * og:(gi + 1) * og].reshape(og, -1),
+            wg = w[gi * og:(gi + 1) * og]
+            y[:, gi * og:(gi + 1) * og] = np.matmul(wg.reshape(og, math.prod(w.shape[1:])),
                                                     cols[:, gi * ck:(gi + 1) * ck])
     if bias is not None:
         y += bias[:, None]  # on (N, C_out, L): one long contiguous run per channel
@@ -165,15 +166,16 @@ def _conv_input_np(g, w, x_shape, stride, padding, dilation, groups):
     xp_shape = tuple(x_shape[:2]) + tuple(min(s + lo + hi, (o - 1) * st + d * (k - 1) + 1) if hi < 0 else s + lo + hi
                                           for s, (lo, hi), o, st, d, k in zip(x_shape[2:], padding, out_sp, stride,
                                                                               dilation, ksize))
-    g3 = g.reshape(n, oc, -1)
+    g3 = g.reshape(n, oc, math.prod(g.shape[2:]))  # (explicit sizes: -1 fails on empty arrays)
     if groups == 1:
-        cols = np.matmul(w.reshape(oc, -1).T, g3)
+        cols = np.matmul(w.reshape(oc, math.prod(w.shape[1:])).T, g3)
     else:
         cg, og = x_shape[1] // groups, oc // groups
         ck = cg * math.prod(ksize)
         cols = np.empty((n, ck * groups, g3.shape[2]), dtype=np.result_type(g, w))
         for gi in range(groups):
-            cols[:, gi * ck:(gi + 1) * ck] = np.matmul(w[gi * og:(gi + 1) * og].reshape(og, -1).T,
+            wg = w[gi * og:(gi + 1) * og]
+            cols[:, gi * ck:(gi + 1) * ck] = np.matmul(wg.reshape(og, math.prod(w.shape[1:])).T,
                                                        g3[:, gi * og:(gi + 1) * og])
     xp = _col2im(cols, xp_shape, ksize, stride, dilation, out_sp)
     if any(hi < 0 for _, hi in padding):
@@ -192,9 +194,9 @@ def _weight_from_cols(g, cols, w_shape, groups):
     become ``weight.grad`` without a copy.
     """
     n, oc = g.shape[:2]
-    g3 = g.reshape(n, oc, -1)
+    g3 = g.reshape(n, oc, math.prod(g.shape[2:]))  # (explicit sizes: -1 fails on empty arrays)
     dw = np.empty(tuple(w_shape), dtype=np.result_type(g, cols))
-    d2 = dw.reshape(oc, -1)
+    d2 = dw.reshape(oc, math.prod(dw.shape[1:]))
     ck, og = cols.shape[1] // groups, oc // groups
     for gi in range(groups):
         _sum_of_products(g3[:, gi * og:(gi + 1) * og], cols[:, gi * ck:(gi + 1) * ck], d2[gi * og:(gi + 1) * og])
@@ -336,6 +338,24 @@ def _conv_shape_checks(name, x: Tensor, w: Tensor, groups: int, nd: int, transpo
         raise RuntimeError(f"Input type ({_tn(x)}) and weight type ({_tn(w)}) should be the same")
 
 
+def _conv_param_checks(stride, padding, dilation, transposed: bool = False) -> None:
+    """PyTorch's checks on the geometry arguments, in its order (padding, stride, dilation)."""
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if any(d == 0 for d in dilation):
+        # PyTorch runs 1-d convolutions as 2-d ones (height 1), which shows in these messages
+        dil = (1,) + tuple(dilation) if len(dilation) == 1 else tuple(dilation)
+        if transposed:
+            names = ("depth", "height", "width")[-len(dil):]
+            raise RuntimeError("dilation should be greater than zero, but got "
+                               + ", ".join(f"dilation_{n}: {d}" for n, d in zip(names, dil)))
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dil)}")
+
+
 def _tn(t: Tensor) -> str:
     return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(t.dtype.name, t.dtype.name)
 
@@ -371,6 +391,7 @@ def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     else:
         pads = tuple((p, p) for p in _tuple(padding, nd, "padding"))
+    _conv_param_checks(stride, [lo for lo, _ in pads], dilation)
     padded = [s + lo + hi for s, (lo, hi) in zip(input.shape[2:], pads)]
     spans = [d * (k - 1) + 1 for k, d in zip(ksize, dilation)]
     if any(p < sp for p, sp in zip(padded, spans)):
@@ -378,6 +399,11 @@ def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
                            f"Kernel size: ({' x '.join(map(str, spans))}). "
                            "Kernel size can't be greater than actual input size")
     # keep the forward's columns for the weight gradient when one will be computed
+    if input.shape[1] == 0:
+        # PyTorch's convolution of a zero-channel input gives a zero-channel output (N, 0, *out), whatever
+        # the weight's size(0); the parameters still get (zero) gradients through the empty slices.
+        weight = weight[:0]
+        bias = bias[:0] if bias is not None else None
     memo = _Columns() if weight._requires_grad and _grad_state.enabled else None
     static = dict(_p(stride, pads, dilation, int(groups)), cols=memo)
     if bias is not None:
@@ -424,6 +450,7 @@ def _conv_transposend(nd, name, input, weight, bias, stride, padding, output_pad
     padding = _tuple(padding, nd, "padding")
     output_padding = _tuple(output_padding, nd, "output_padding")
     dilation = _tuple(dilation, nd, "dilation")
+    _conv_param_checks(stride, padding, dilation, transposed=True)
     for op, s, d in zip(output_padding, stride, dilation):
         if op >= s and op >= d:
             raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
@@ -630,7 +657,9 @@ def _scatter_np(g, *, idx, shape, disjoint=False):
 
 def _gather_np(g, *, idx):
     n, c = g.shape[:2]
-    return np.take_along_axis(g.reshape(n, c, -1), idx.reshape(n, c, -1), axis=2).reshape(idx.shape)
+    # (explicit sizes: reshape's -1 fails on empty arrays)
+    g3, i3 = g.reshape(n, c, math.prod(g.shape[2:])), idx.reshape(n, c, math.prod(idx.shape[2:]))
+    return np.take_along_axis(g3, i3, axis=2).reshape(idx.shape)
 
 
 _pool_scatter = primitive("max_pool_backward", _scatter_np, node="MaxPool2DWithIndicesBackwardBackward0",
@@ -1030,7 +1059,7 @@ def _adaptive_max_fw(x, *, out_size):
     for pos in np.ndindex(*out_size):
         bounds = [ranges[i][p] for i, p in enumerate(pos)]
         win = x[(slice(None), slice(None)) + tuple(slice(a, b) for a, b in bounds)]
-        flat = win.reshape(win.shape[:2] + (-1,))
+        flat = win.reshape(win.shape[:2] + (math.prod(win.shape[2:]),))
         arg = np.argmax(flat, axis=-1)
         if x.dtype.kind == "f":
             isn = np.isnan(flat)

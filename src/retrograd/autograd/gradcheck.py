@@ -537,11 +537,16 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
     n_grads = len(tupled_grads)
     T = _Tensor()
     diff_in = {i for i, x in enumerate(tupled) if isinstance(x, T) and x.requires_grad}
+    diff_gout = {i for i, x in enumerate(tupled_grads) if isinstance(x, T) and x.requires_grad}
 
     def new_func(*args):
-        input_args = args[:-n_grads] if n_grads else args
+        # restore requires_grad: the forward-over-reverse check calls this with dual tensors
+        # made from detached inputs
+        input_args = tuple(x.requires_grad_() if i in diff_in and not x.requires_grad else x
+                           for i, x in enumerate(args[:-n_grads] if n_grads else args))
         outs = _differentiable_outputs(func(*input_args))
-        gouts = args[-n_grads:] if n_grads else ()
+        gouts = tuple(x.requires_grad_() if i in diff_gout and not x.requires_grad else x
+                      for i, x in enumerate(args[-n_grads:] if n_grads else ()))
         diff_args = tuple(x for i, x in enumerate(input_args) if i in diff_in)
         gi = autograd_grad(outs, diff_args, gouts, create_graph=True, allow_unused=True)
         return tuple(g for g in gi if g is not None)

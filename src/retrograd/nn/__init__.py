@@ -5,7 +5,7 @@
 >>> net(torch.zeros(2, 4)).shape
 retrograd.Size([2, 1])
 """
-from . import functional, init, utils  # noqa: F401
+from . import functional, grad, init, utils  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401

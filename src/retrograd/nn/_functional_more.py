@@ -37,7 +37,8 @@ __all__ = ["selu_", "celu_", "threshold_",
            "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices",
            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
            "adaptive_max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d", "embedding_bag",
-           "affine_grid", "grid_sample", "lp_pool3d", "channel_shuffle", "native_channel_shuffle", "pdist"]
+           "affine_grid", "grid_sample", "lp_pool3d", "channel_shuffle", "native_channel_shuffle", "pdist",
+           "conv_tbc"]
 
 
 def _F():
@@ -586,3 +587,25 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
         term = v * (wt * const(m))
         out = term if out is None else out + term
     return out
+
+
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """1-D convolution over a (time, batch, channels) input; weight is (kernel, C_in, C_out).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.conv_tbc(torch.ones(5, 2, 3), torch.ones(2, 3, 4), torch.zeros(4), 1).shape
+    retrograd.Size([6, 2, 4])
+    """
+    if input.ndim != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.ndim != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
+    if bias.ndim != 1:
+        raise RuntimeError("Bias must be 1-D")
+    if input.shape[2] != weight.shape[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if weight.shape[2] != bias.shape[0]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    # (T, B, C) -> (B, C, T) for conv1d, and the (K, C_in, C_out) weight -> (C_out, C_in, K)
+    out = _F().conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=int(pad))
+    return out.permute(2, 0, 1)
