@@ -54,6 +54,7 @@ from . import _C  # noqa: F401,E402  (torch._C: private engine queries and helpe
 
 from .version import __version__  # noqa: F401,E402  (the torch API version emulated; ours: version.retrograd_version)
 from . import version  # noqa: F401,E402
+from . import __future__  # noqa: F401,E402  (torch.__future__ is reachable after a plain `import torch`)
 
 
 def _silence_numpy_float_warnings() -> None:

@@ -72,7 +72,10 @@ class UntypedStorage:
         return _dtype.uint8
 
     def is_shared(self) -> bool:
-        return False
+        # the registry that Tensor.share_memory_() fills, keyed by the same root array
+        from ._tensor import _SHARED
+
+        return _SHARED.get(id(self._array)) is self._array
 
     def is_pinned(self, device="cuda") -> bool:
         return False
@@ -129,7 +132,7 @@ class TypedStorage:
         return self._untyped.device
 
     def is_shared(self) -> bool:
-        return False
+        return self._untyped.is_shared()
 
     def is_pinned(self, device="cuda") -> bool:
         return False

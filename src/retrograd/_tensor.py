@@ -756,7 +756,10 @@ class Tensor:
         >>> torch.ones(1).share_memory_().is_shared()
         True
         """
-        root = _storage_root(self._data)
+        from ._storage import _root
+
+        # the root that untyped_storage() reports, so storage().is_shared() agrees
+        root = _root(self._data)
         _SHARED[id(root)] = root
         return self
 
@@ -765,7 +768,9 @@ class Tensor:
 
     def is_shared(self) -> bool:
         """Whether ``share_memory_()`` was called on this storage (on this tensor or a view)."""
-        root = _storage_root(self._data)
+        from ._storage import _root
+
+        root = _root(self._data)
         return _SHARED.get(id(root)) is root
 
     def is_set_to(self, tensor: "Tensor") -> bool:

@@ -334,18 +334,24 @@ def _max_unpool(nd: int, input: Tensor, indices: Tensor, kernel_size, stride, pa
     if output_size is None:
         out_sp = default
     else:
-        out_sp = tuple(int(v) for v in output_size)
-        if len(out_sp) == nd + 2 or len(out_sp) == nd + 1:
-            out_sp = out_sp[-nd:]
-        if len(out_sp) != nd:
+        # torch accepts the spatial sizes alone or with (N, C) in front, and only sizes that the
+        # pooling could have come from: strictly within one stride of the default size.
+        if len(output_size) == nd + 2:
+            output_size = output_size[2:]
+        if len(output_size) != nd:
             raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
                              f"length of '{len(output_size)}'")
+        out_sp = tuple(int(v) for v in output_size)
+        for d in range(nd):
+            lo, hi = default[d] - st[d], default[d] + st[d]
+            if not lo < out_sp[d] < hi:
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {lo} and {hi})')
     n, c = x.shape[0], x.shape[1]
     total = int(np.prod(out_sp))
     ii = idx._data.reshape(n, c, -1)
     if ii.size and (ii.min() < 0 or ii.max() >= total):
         raise RuntimeError(f"Found an invalid max index: {int(ii.max() if ii.max() >= total else ii.min())} "
-                           f"(output volumes are of size {'x'.join(str(o) for o in out_sp)}")
+                           f"(output volumes are of size {'x'.join(str(o) for o in out_sp + ((1,) if nd == 1 else ()))})")
     zeros = const(np.zeros((n, c, total), dtype=x._data.dtype))
     out = O.scatter(zeros, 2, const(ii.astype(np.int64)), x.reshape(n, c, -1)).reshape(n, c, *out_sp)
     return out if batched else out.squeeze(0)

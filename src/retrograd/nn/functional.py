@@ -569,6 +569,12 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 # ====================================================================== pad / interpolate
 def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last len(pad)//2 dims: (left, right, top, bottom, ...); modes constant/reflect/replicate/circular."""
+    # torch's F.pad checks the pad length for every mode first, with its own wording
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.ndim}")
     if mode == "constant":
         return _nn.constant_pad_nd(input, pad, 0 if value is None else value)
     if value is not None and value != 0:

@@ -222,6 +222,96 @@ def _owner_of(root: "Module", target: str) -> "tuple[Module, str]":
     return mod, name
 
 
+
+_TO_SIGNATURES = (
+    " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n"
+    " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)\n"
+    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)\n")
+
+
+def _to_arg_name(a) -> str:
+    from ... import _dtype as D
+    from ..._size import device
+
+    if isinstance(a, Tensor):
+        return "Tensor"
+    if isinstance(a, D.dtype):
+        return "torch.dtype"
+    if isinstance(a, device):
+        return "torch.device"
+    return type(a).__name__
+
+
+def _parse_module_to(args: tuple, kwargs: dict):
+    """(device, dtype, copy) from ``Module.to``'s arguments, checked against torch's three signatures.
+
+    A bad combination raises torch's ``TypeError`` listing the signatures; ``copy`` is returned
+    (None when not given) so the caller can refuse it as torch does.
+    """
+    from ... import _dtype as D
+    from ..._size import device
+
+    if len(args) > 4:
+        raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were given")
+
+    def bad():
+        got = [_to_arg_name(a) for a in args] + [f"{k}={_to_arg_name(v)}" for k, v in kwargs.items()]
+        return TypeError(f"to() received an invalid combination of arguments - got ({', '.join(got)}), "
+                         f"but expected one of:\n{_TO_SIGNATURES}")
+
+    def is_device(a) -> bool:
+        return a is None or isinstance(a, (str, device)) or (isinstance(a, int) and not isinstance(a, bool))
+
+    first = args[0] if args else None
+    if args and isinstance(first, Tensor):
+        names, lead = ("tensor", "non_blocking", "copy"), 1
+    elif args and isinstance(first, D.dtype):
+        names, lead = ("dtype", "non_blocking", "copy"), 1
+    else:
+        names, lead = ("device", "dtype", "non_blocking", "copy"), 2
+    if len(args) > len(names):
+        raise bad()
+    bound = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k in bound or (k not in names and k != "memory_format"):
+            raise bad()
+        bound[k] = v
+    if names[0] == "device":
+        if not is_device(bound.get("device")):
+            raise bad()
+        if bound.get("dtype") is not None and not isinstance(bound["dtype"], D.dtype):
+            raise bad()
+    for k in names[lead:]:
+        if k in bound and not isinstance(bound[k], bool):
+            raise bad()
+    dtype = bound.get("dtype")
+    if "tensor" in bound:
+        dtype = bound["tensor"].dtype
+    return bound.get("device"), dtype, bound.get("copy")
+
+
+def _register_buffer_compat(module, name: str, value, persistent: bool) -> None:
+    """``module.register_buffer(name, value, persistent)``, tolerating subclasses that override
+    ``register_buffer`` without the ``persistent`` parameter (torch supports them the same way)."""
+    method = module.register_buffer
+    if getattr(method, "__func__", None) is Module.register_buffer:
+        method(name, value, persistent)
+        return
+    import inspect
+
+    try:
+        params = inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        params = {"persistent": None}
+    if "persistent" in params:
+        method(name, value, persistent)
+        return
+    if not persistent:
+        raise RuntimeError("Registering a non-persistent buffer on a Module subclass that implements "
+                           "register_buffer() without the persistent argument is not allowed.")
+    method(name, value)
+
 class Module:
     """Base class for all neural network modules.
 
@@ -449,7 +539,7 @@ class Module:
                 persistent = value.__dict__.get("persistent", True)
             else:
                 persistent = name not in self._non_persistent_buffers_set
-            self.register_buffer(name, value, persistent)
+            _register_buffer_compat(self, name, value, persistent)
             return
         super().__setattr__(name, value)
 
@@ -471,6 +561,17 @@ class Module:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        # checkpoints pickled by older versions lack the newer hook tables: add them empty, as torch does
+        for name, factory in (("_forward_pre_hooks", OrderedDict), ("_forward_pre_hooks_with_kwargs", OrderedDict),
+                              ("_forward_hooks", OrderedDict), ("_forward_hooks_with_kwargs", OrderedDict),
+                              ("_forward_hooks_always_called", OrderedDict), ("_backward_hooks", OrderedDict),
+                              ("_backward_pre_hooks", OrderedDict), ("_state_dict_hooks", OrderedDict),
+                              ("_state_dict_pre_hooks", OrderedDict), ("_load_state_dict_pre_hooks", OrderedDict),
+                              ("_load_state_dict_post_hooks", OrderedDict), ("_non_persistent_buffers_set", set)):
+            if name not in self.__dict__:
+                self.__dict__[name] = factory()
+        if "_is_full_backward_hook" not in self.__dict__:
+            self.__dict__["_is_full_backward_hook"] = None
 
     # ------------------------------------------------------------------ iteration
     def _named_members(self, get_members_fn, prefix: str = "", recurse: bool = True,
@@ -599,27 +700,22 @@ class Module:
         return self
 
     def to(self, *args, **kwargs) -> "Module":
-        """``to(dtype)``, ``to(device)``, ``to(tensor)``: floating point parameters and buffers are cast."""
-        from ... import _dtype as D
-        from ..._size import check_device, device
+        """``to(dtype)``, ``to(device)``, ``to(tensor)``: floating point parameters and buffers are cast.
 
-        dtype = kwargs.get("dtype")
-        if "device" in kwargs:
-            check_device(kwargs["device"])
-        for a in args:
-            if isinstance(a, D.dtype):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, (str, device)):
-                check_device(a)
-            elif a is None or isinstance(a, bool):
-                continue
-            elif isinstance(a, int):
+        >>> import retrograd as torch
+        >>> torch.nn.Linear(2, 2).to(torch.float64).weight.dtype == torch.float64
+        True
+        """
+        from ..._size import check_device
+
+        device_, dtype, copy = _parse_module_to(args, kwargs)
+        if device_ is not None:
+            if isinstance(device_, int):
                 # an int is an accelerator index in PyTorch
                 raise RuntimeError("Cannot access accelerator device when none is available.")
-            else:
-                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+            check_device(device_)
+        if copy is not None:
+            raise RuntimeError(".to() does not accept copy argument")
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
@@ -673,6 +769,17 @@ class Module:
 
     def cuda(self, device=None) -> "Module":
         raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def _replicate_for_data_parallel(self) -> "Module":
+        """A shallow replica for data parallelism: same submodules and buffers, no own parameters
+        (a replica's parameters are set later as views of the original's, as torch does)."""
+        replica = self.__new__(type(self))
+        replica.__dict__ = self.__dict__.copy()
+        replica._parameters = {}
+        replica._buffers = replica._buffers.copy()
+        replica._modules = replica._modules.copy()
+        replica._is_replica = True
+        return replica
 
     def share_memory(self) -> "Module":
         """Call ``share_memory_()`` on every parameter and buffer (a placeholder of a lazy module raises)."""
@@ -963,8 +1070,11 @@ class Module:
                     result = res
             if bw_hook is not None:
                 if not isinstance(result, (Tensor, tuple)):
-                    warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of "
-                                  f"Tensors but received {type(result)}", stacklevel=2)
+                    if self._is_full_backward_hook is False and self._backward_hooks:
+                        self._attach_legacy_backward_hooks(result)
+                    else:
+                        warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple "
+                                      f"of Tensors but received {type(result)}", stacklevel=2)
                 result = bw_hook.setup_output_hook(result)
             return result
         except Exception:
@@ -984,6 +1094,27 @@ class Module:
             raise
 
     __call__ = _call_impl
+
+    def _attach_legacy_backward_hooks(self, result) -> None:
+        """``register_backward_hook`` hooks on an output that is not a Tensor or tuple (a dict, a list):
+        as torch, they go on the node of the first tensor found, called with that node's grads."""
+        var = result
+        while not isinstance(var, Tensor):
+            if isinstance(var, dict):
+                var = next((v for v in var.values() if isinstance(v, Tensor)), None)
+            elif isinstance(var, (list, tuple)) and var:
+                var = var[0]
+            else:
+                return
+        grad_fn = var.grad_fn
+        if grad_fn is None:
+            return
+        for hook in list(self._backward_hooks.values()):
+            grad_fn.register_hook(lambda grad_input, grad_output, hook=hook: hook(self, grad_input, grad_output))
+        warnings.warn("Using non-full backward hooks on a Module that does not return a single Tensor or a tuple of "
+                      "Tensors is deprecated and will be removed in future versions. This hook will be missing some "
+                      "of the grad_output. Please use register_full_backward_hook to get the documented behavior.",
+                      FutureWarning, stacklevel=3)
 
     # ------------------------------------------------------------------ printing
     def extra_repr(self) -> str:

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..._tensor import Tensor
 from ...autograd import grad_mode
+from .clip_grad_more import _total_norm
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_"]
 
@@ -35,21 +36,18 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_i
     norm_type = float(norm_type)
     if len(grads) == 0:
         return Tensor._wrap(np.array(0.0, dtype=np.float32), False, None, 0)
-    dtype = grads[0]._data.dtype
-    if norm_type == math.inf:
-        norms = [np.abs(g._data).max() if g._data.size else 0.0 for g in grads]
-        total = float(np.max(norms))
-    else:
-        norms = [np.sum(np.abs(g._data.astype(np.float64)) ** norm_type) ** (1.0 / norm_type) for g in grads]
-        total = float(np.sum(np.asarray(norms) ** norm_type) ** (1.0 / norm_type))
-    total_t = Tensor._wrap(np.array(total, dtype=dtype), False, None, 0)
+    total_t = _total_norm(grads, norm_type)
+    total = float(total_t._data)
+    dtype = total_t._data.dtype
     if error_if_nonfinite and not math.isfinite(total):
         raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
                            "it cannot be clipped. To disable this error and scale the gradients by the non-finite "
                            "norm anyway, set `error_if_nonfinite=False`")
     # PyTorch multiplies by the clamped coefficient unconditionally (1.0 when within the bound)
-    coef = min(max_norm / (float(np.asarray(total, dtype=dtype)) + 1e-6), 1.0)
-    with grad_mode.no_grad():
+    # computed in the norm's dtype, as torch's tensor arithmetic does (float32 rounding for float32 grads)
+    coef = min(float(dtype.type(max_norm) / (np.asarray(total, dtype=dtype) + dtype.type(1e-6))), 1.0)
+    # an inf/nan total scales inf grads by 0 (nan, as in torch), which must not raise NumPy warnings
+    with grad_mode.no_grad(), np.errstate(invalid="ignore", over="ignore"):
         for g in grads:
             g.mul_(float(np.asarray(coef, dtype=dtype)))
     return total_t

@@ -11,6 +11,17 @@ from ...autograd import grad_mode
 __all__ = ["clip_grads_with_norm_", "get_total_norm"]
 
 
+def _total_norm(tensors: list, norm_type: float) -> Tensor:
+    """The norm of the per-tensor norms, computed by ``linalg.vector_norm`` as torch does (so every
+    order it accepts works here too: 0 counts non-zeros, negative orders, inf and -inf)."""
+    from ... import _ops as O
+    from ... import linalg
+
+    with grad_mode.no_grad():
+        norms = [linalg.vector_norm(t.detach(), norm_type) for t in tensors]
+        return linalg.vector_norm(O.stack(norms), norm_type)
+
+
 def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach=None) -> Tensor:
     """The ``norm_type``-norm of the norms of ``tensors`` (as if all were concatenated into one vector).
 
@@ -24,17 +35,13 @@ def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = F
     norm_type = float(norm_type)
     if not tensors:
         return Tensor._wrap(np.array(0.0, dtype=np.float32), False, None, 0)
-    dtype = tensors[0]._data.dtype
-    if norm_type == math.inf:
-        total = float(max(np.abs(t._data).max() if t._data.size else 0.0 for t in tensors))
-    else:
-        norms = [np.sum(np.abs(t._data.astype(np.float64)) ** norm_type) ** (1.0 / norm_type) for t in tensors]
-        total = float(np.sum(np.asarray(norms) ** norm_type) ** (1.0 / norm_type))
+    total_t = _total_norm(tensors, norm_type)
+    total = float(total_t._data)
     if error_if_nonfinite and not math.isfinite(total):
         raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
                            "it cannot be clipped. To disable this error and scale the gradients by the non-finite "
                            "norm anyway, set `error_if_nonfinite=False`")
-    return Tensor._wrap(np.array(total, dtype=dtype), False, None, 0)
+    return total_t
 
 
 def clip_grads_with_norm_(parameters, max_norm: float, total_norm, foreach=None) -> None:
@@ -56,6 +63,7 @@ def clip_grads_with_norm_(parameters, max_norm: float, total_norm, foreach=None)
     dtype = np.dtype(total_norm._data.dtype if isinstance(total_norm, Tensor) else np.float64)
     total = np.asarray(total_norm._data if isinstance(total_norm, Tensor) else total_norm, dtype=dtype)
     coef = min(float(dtype.type(max_norm) / (total + dtype.type(1e-6))), 1.0)
-    with grad_mode.no_grad():
+    # an inf/nan total scales inf grads by 0 (nan, as in torch), which must not raise NumPy warnings
+    with grad_mode.no_grad(), np.errstate(invalid="ignore", over="ignore"):
         for g in grads:
             g.mul_(coef)

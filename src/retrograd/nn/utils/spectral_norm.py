@@ -7,7 +7,8 @@ from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ..parameter import Parameter, is_lazy
 
-__all__ = ["SpectralNorm", "remove_spectral_norm", "spectral_norm"]
+__all__ = ["SpectralNorm", "SpectralNormLoadStateDictPreHook", "SpectralNormStateDictHook", "remove_spectral_norm",
+           "spectral_norm"]
 
 
 def _normalize(x: Tensor, eps: float) -> Tensor:
@@ -49,6 +50,11 @@ class SpectralNorm:
         sigma = O.dot(u, O.mv(weight_mat, v))
         return weight / sigma
 
+    def _solve_v_and_rescale(self, weight_mat: Tensor, u: Tensor, target_sigma: Tensor) -> Tensor:
+        """The ``v`` with ``u = normalize(W v)`` (least squares), scaled so that ``u . W v`` is ``target_sigma``."""
+        v = O.mv(O.pinverse(O.mm(weight_mat.t(), weight_mat)), O.mv(weight_mat.t(), u))
+        return v.mul_(target_sigma / O.dot(u, O.mv(weight_mat, v)))
+
     def remove(self, module) -> None:
         with grad_mode.no_grad():
             weight = self.compute_weight(module, do_power_iteration=False)
@@ -84,7 +90,53 @@ class SpectralNorm:
         module.register_buffer(fn.name + "_u", u)
         module.register_buffer(fn.name + "_v", v)
         module.register_forward_pre_hook(fn)
+        module._register_state_dict_hook(SpectralNormStateDictHook(fn))
+        module._register_load_state_dict_pre_hook(SpectralNormLoadStateDictPreHook(fn))
         return fn
+
+
+class SpectralNormLoadStateDictPreHook:
+    """Load pre-hook: a state dict saved before version 1 stored ``<name>`` (W / sigma) and no ``<name>_v``;
+    rebuild ``<name>_v`` from it so that the loaded module computes the same weight."""
+
+    def __init__(self, fn: SpectralNorm) -> None:
+        self.fn = fn
+
+    def __call__(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs) -> None:
+        fn = self.fn
+        version = local_metadata.get("spectral_norm", {}).get(fn.name + ".version", None)
+        if version is not None and version >= 1:
+            return
+        weight_key = prefix + fn.name
+        if version is None and weight_key not in state_dict \
+                and all(weight_key + s in state_dict for s in ("_orig", "_u", "_v")):
+            return  # a current-format dict whose metadata was dropped: nothing to convert
+        missing = [weight_key + s for s in ("_orig", "", "_u") if weight_key + s not in state_dict]
+        if missing:
+            if strict:
+                missing_keys.extend(missing)
+            return
+        with grad_mode.no_grad():
+            weight_orig = state_dict[weight_key + "_orig"]
+            weight = state_dict.pop(weight_key)
+            sigma = (weight_orig / weight).mean()
+            weight_mat = fn.reshape_weight_to_matrix(weight_orig)
+            u = state_dict[weight_key + "_u"]
+            state_dict[weight_key + "_v"] = fn._solve_v_and_rescale(weight_mat, u, sigma)
+
+
+class SpectralNormStateDictHook:
+    """state_dict hook: records the format version under ``metadata['spectral_norm']['<name>.version']``."""
+
+    def __init__(self, fn: SpectralNorm) -> None:
+        self.fn = fn
+
+    def __call__(self, module, state_dict, prefix, local_metadata) -> None:
+        entry = local_metadata.setdefault("spectral_norm", {})
+        key = self.fn.name + ".version"
+        if key in entry:
+            raise RuntimeError(f"Unexpected key in metadata['spectral_norm']: {key}")
+        entry[key] = self.fn._version
 
 
 def spectral_norm(module, name: str = "weight", n_power_iterations: int = 1, eps: float = 1e-12,
@@ -108,5 +160,13 @@ def remove_spectral_norm(module, name: str = "weight"):
         if isinstance(hook, SpectralNorm) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[k]
+            # drop the state-dict hooks that apply() added for this parameter
+            for k2, h in list(module._state_dict_hooks.items()):
+                if isinstance(h, SpectralNormStateDictHook) and h.fn.name == name:
+                    del module._state_dict_hooks[k2]
+            for k2, h in list(module._load_state_dict_pre_hooks.items()):
+                inner = getattr(h, "hook", h)
+                if isinstance(inner, SpectralNormLoadStateDictPreHook) and inner.fn.name == name:
+                    del module._load_state_dict_pre_hooks[k2]
             return module
     raise ValueError(f"spectral_norm of '{name}' not found in {module}")
