@@ -110,9 +110,10 @@ def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
 
     >>> import retrograd as torch
     >>> from retrograd.nn.modules.module import register_module_buffer_registration_hook
-    >>> h = register_module_buffer_registration_hook(lambda m, name, b: b * 0 + 7)
-    >>> bn = torch.nn.BatchNorm1d(2); h.remove(); bn.running_mean.tolist()
-    [7.0, 7.0]
+    >>> seen = []
+    >>> h = register_module_buffer_registration_hook(lambda m, name, b: seen.append(name))
+    >>> bn = torch.nn.BatchNorm1d(2); h.remove(); seen
+    ['running_mean', 'running_var', 'num_batches_tracked']
     """
     return _add_global_hook(_global_buffer_registration_hooks, hook)
 
