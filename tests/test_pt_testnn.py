@@ -5,7 +5,8 @@ Covers: max_unpool output_size validation, ``Module.to`` argument parsing (torch
 ``_replicate_for_data_parallel``, legacy backward hooks on modules returning a dict, unpickling
 modules pickled without the newer hook tables, ``storage().is_shared()`` after ``share_memory``,
 ``torch.__future__`` after a plain import, ``F.pad`` length errors, and spectral_norm's
-state-dict version metadata and old-format loading.
+state-dict version metadata and old-format loading, and the legacy typed-storage classes
+(``torch.LongStorage([4, 4])`` ...).
 """
 from __future__ import annotations
 
@@ -338,3 +339,30 @@ def test_clip_grad_norm_nonfinite_no_numpy_warning():
             log(str(e))
 
     same(scenario)
+
+
+# ------------------------------------------------------------------ legacy typed-storage classes
+@pytest.mark.parametrize("name,arg", [("LongStorage", [4, 4]), ("FloatStorage", [1.5, -2.0]), ("ByteStorage", [1, 255]),
+                                      ("BoolStorage", [True, False]), ("DoubleStorage", 3), ("IntStorage", ()),
+                                      ("HalfStorage", [0.5])])
+def test_legacy_storage_classes_like_torch(name, arg):
+    got = []
+    for lib in (rg, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cls = getattr(lib, name)
+            s = cls(arg)
+            others = [getattr(lib, n) for n in ("LongStorage", "FloatStorage") if n != name]
+            values = None if isinstance(arg, int) else s.tolist()  # (torch leaves a sized one uninitialised)
+            got.append((str(cls.dtype).split(".")[-1], s.size(), values, type(s).__name__,
+                        isinstance(s, cls), isinstance(s, lib.TypedStorage), [isinstance(s, o) for o in others]))
+    assert got[0] == got[1]
+
+
+def test_legacy_storage_bad_argument_like_torch():
+    same_error(lambda T: T.LongStorage("ab"))
+    m = rg.nn.MaxUnpool2d(2, 2)
+    x, idx = rg.nn.functional.max_pool2d(rg.arange(16.).reshape(1, 1, 4, 4), 2, return_indices=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert m(x, idx, output_size=rg.LongStorage([4, 4])).shape == (1, 1, 4, 4)

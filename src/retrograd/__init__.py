@@ -18,6 +18,8 @@ from ._dtype import (complex32, complex64, complex128, chalf, cfloat, cdouble,  
 from ._size import Size, device  # noqa: F401
 from ._layout import *  # noqa: F401,F403  (layout, memory_format and their constants)
 from ._storage import TypedStorage, UntypedStorage  # noqa: F401
+from ._storage import (BFloat16Storage, BoolStorage, ByteStorage, CharStorage, DoubleStorage,  # noqa: F401
+                       FloatStorage, HalfStorage, IntStorage, LongStorage, ShortStorage)
 from ._tensor import Tensor  # noqa: F401
 from . import _tensor_methods  # noqa: F401  (binds ops as Tensor methods)
 from ._creation import *  # noqa: F401,F403

@@ -160,3 +160,59 @@ def typed_storage_of(array: np.ndarray, dtype) -> TypedStorage:
                       "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of "
                       "tensor.storage()", UserWarning, stacklevel=3)
     return TypedStorage(array, dtype)
+
+
+# ---------------------------------------------------------------- legacy typed-storage classes
+class _LegacyStorageMeta(type):
+    """``isinstance(s, LongStorage)``: a TypedStorage of that class's dtype (torch's rule)."""
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, TypedStorage) and obj.dtype is cls.dtype
+
+
+class _LegacyStorage(metaclass=_LegacyStorageMeta):
+    """``torch.LongStorage(3)`` / ``torch.FloatStorage([1., 2.])``: a TypedStorage of one dtype.
+
+    Calling the class builds a plain :class:`TypedStorage` (as torch's does): ``n`` zeroed
+    elements for an int, the values of a sequence, nothing for no argument.
+
+    >>> import retrograd as torch
+    >>> torch.LongStorage([1, 2]).tolist(), torch.FloatStorage(3).size()
+    ([1, 2], 3)
+    """
+
+    dtype = None
+
+    def __new__(cls, *args):
+        if len(args) > 1:
+            raise TypeError(f"{cls.__name__}(): expected at most one argument (a size or a sequence), got {len(args)}")
+        arg = args[0] if args else 0
+        np_dtype = cls.dtype.np
+        if isinstance(arg, (int, np.integer)) and not isinstance(arg, bool):
+            if arg < 0:
+                raise RuntimeError(f"Storage size must be non-negative, got {int(arg)}")
+            values = np.zeros(int(arg), dtype=np_dtype)
+        elif isinstance(arg, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(arg).__name__}'")
+        else:
+            try:
+                values = np.array(list(arg), dtype=np_dtype)
+            except TypeError:
+                raise TypeError(f"{cls.__name__}(): argument must be an int or a sequence, not "
+                                f"{type(arg).__name__}") from None
+        typed_storage_of(values.reshape(-1), cls.dtype)  # (the deprecation warning, once)
+        return TypedStorage(values.reshape(-1), cls.dtype)
+
+
+def _legacy_storage_classes() -> dict:
+    from . import _dtype as D
+
+    names = {"FloatStorage": D.float32, "DoubleStorage": D.float64, "HalfStorage": D.float16,
+             "BFloat16Storage": D.bfloat16, "LongStorage": D.int64, "IntStorage": D.int32,
+             "ShortStorage": D.int16, "CharStorage": D.int8, "ByteStorage": D.uint8, "BoolStorage": D.bool}
+    return {name: _LegacyStorageMeta(name, (_LegacyStorage,), {"dtype": dt, "__module__": "retrograd"})
+            for name, dt in names.items()}
+
+
+globals().update(_legacy_storage_classes())
+__all__ += list(_legacy_storage_classes())
