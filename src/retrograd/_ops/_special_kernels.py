@@ -131,11 +131,13 @@ _ASYM_FROM = 30.0  # |x| above: Hankel's series (its error ~exp(-2|x|) is far be
 
 
 def _bessel_i_series(x: np.ndarray, order: int) -> np.ndarray:
+    """I_order(x) (order 0 or 1) by its power series; stops once a term no longer changes the sum
+    (at most 500 terms: enough for any argument whose result float64 can hold)."""
     half = x / 2
     term = np.ones_like(x) if order == 0 else half.copy()
     total = term.copy()
     q = half * half
-    for k in range(1, 200):
+    for k in range(1, 500):
         term = term * q / (k * (k + order))
         total = total + term
         if np.all(np.abs(term) <= 1e-17 * np.abs(total)):

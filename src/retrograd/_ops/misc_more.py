@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from .. import _dtype as D
+from ._special_kernels import _bessel_i_series
 from .. import return_types as RT
 from .._tensor import Tensor, _scalar_type_name
 from ._common import tensor_args, wrap_dim
@@ -995,27 +996,12 @@ def ldexp_(self: Tensor, other: Tensor) -> Tensor:
     return _inplace(self, res)
 
 
-# i0 and i1 by power series (exact for the moderate arguments float64 can hold without overflow)
-def _bessel_series(x: np.ndarray, order: int) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    half = x / 2.0
-    term = np.ones_like(x) if order == 0 else half.copy()
-    total = term.copy()
-    q = half * half
-    for k in range(1, 500):
-        term = term * q / (k * (k + order))
-        total = total + term
-        if np.all(np.abs(term) <= 1e-17 * np.abs(total)):
-            break
-    return total
-
-
 def _i0_fw(a):
     return np.i0(a.astype(np.float64)).astype(a.dtype)
 
 
 def _i1_fw(a):
-    r = _bessel_series(a, 1).astype(a.dtype)
+    r = _bessel_i_series(np.asarray(a, dtype=np.float64), 1).astype(a.dtype)  # (power series, float64)
     return np.where(np.isinf(a), np.nan, r).astype(a.dtype)  # PyTorch's i1 (Cephes) is NaN at +-inf
 
 
