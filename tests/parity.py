@@ -67,7 +67,7 @@ def rep(x) -> str:
     if isinstance(x, (list, tuple)):
         inner = ", ".join(rep(v) for v in x)
         return f"[{inner}]" if isinstance(x, list) else f"({inner})"
-    return repr(x).replace("torch.", "retrograd.")
+    return repr(x)
 
 
 def same_repr(f) -> None:
@@ -80,7 +80,7 @@ def error_of(T, f):
     try:
         f(T)
     except Exception as exc:  # noqa: BLE001 - compared with torch's below
-        return type(exc).__name__, str(exc).replace("torch.", "retrograd.")
+        return type(exc).__name__, str(exc)
     return None
 
 

@@ -42,7 +42,7 @@ def assert_same(r, t, tol=None) -> None:
     """retrograd value ``r`` equals torch value ``t`` (tensors: values, dtype, shape, flags)."""
     if isinstance(t, torch.Tensor):
         assert isinstance(r, R.Tensor), f"expected a Tensor, got {type(r)}"
-        assert str(r.dtype).replace("retrograd.", "") == str(t.dtype).replace("torch.", "")
+        assert str(r.dtype).replace("torch.", "") == str(t.dtype).replace("torch.", "")
         assert tuple(r.shape) == tuple(t.shape)
         assert r.requires_grad == t.requires_grad
         assert node_name(r.grad_fn) == node_name(t.grad_fn)
@@ -323,7 +323,7 @@ def _error(T, f):
     try:
         f(T)
     except Exception as exc:  # noqa: BLE001 - compared with torch's below
-        return type(exc), str(exc).replace("torch.", "retrograd.")
+        return type(exc), str(exc)
     return None
 
 

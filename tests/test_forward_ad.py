@@ -634,6 +634,6 @@ def test_dual_tensor_printing_and_setitem_tangent_as_torch():
             y = T.zeros(3)
             y[1] = fw.make_dual(T.tensor(1.), T.tensor(2.))  # no grad recording: the tangent still flows
             out.append(repr(fw.unpack_dual(y).tangent))
-        return [o.replace("torch.", "retrograd.") for o in out]
+        return [o for o in out]
 
     assert run(rg) == run(torch)

@@ -52,7 +52,7 @@ def test_ignored_targets_give_torchs_loss_and_gradient(kw):
                       [-0.5, 0.4, 0.9, -2.0, 0.7], [0.05, 0.6, -0.8, 1.1, -0.2]], requires_grad=True)
         loss = T.nn.functional.cross_entropy(x, T.tensor(kw2.pop("t")), **kw2)
         loss.sum().backward()
-        return repr(loss.detach()).replace("torch.", "retrograd."), repr(x.grad).replace("torch.", "retrograd.")
+        return repr(loss.detach()), repr(x.grad)
 
     assert run(retrograd) == run(torch)
 
@@ -73,7 +73,7 @@ def test_ignored_targets_give_torchs_loss_and_gradient(kw):
 def test_target_dtype_checks_as_torch(call):
     def run(T):
         try:
-            return "ok", repr(call(T)).replace("torch.", "retrograd.")
+            return "ok", repr(call(T))
         except Exception as exc:  # noqa: BLE001 - type and text compared with torch's
             return type(exc).__name__, str(exc)
 

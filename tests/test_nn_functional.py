@@ -362,7 +362,7 @@ def test_loss_errors_match_torch():
             fn(RF, retrograd)
         with pytest.raises(exc) as et:
             fn(TF, torch)
-        assert str(er.value) == str(et.value).replace("torch.", "retrograd.")
+        assert str(er.value) == str(et.value)
     with pytest.warns(UserWarning, match="Using a target size"):
         RF.mse_loss(retrograd.zeros(2, 1), retrograd.zeros(2))
 

@@ -120,7 +120,7 @@ def test_batchnorm_running_stats_over_steps():
     np.testing.assert_allclose(rm.running_mean.numpy(), tm.running_mean.numpy(), rtol=1e-12)
     assert int(rm.num_batches_tracked) == 3
     with pytest.raises(ValueError, match=r"Expected more than 1 value per channel when training, got input size "
-                                         r"retrograd.Size\(\[1, 3\]\)"):
+                                         r"torch.Size\(\[1, 3\]\)"):
         rm(retrograd.ones(1, 3, dtype=retrograd.float64))
     with pytest.raises(ValueError, match=r"expected 4D input \(got 2D input\)"):
         rnn.BatchNorm2d(3)(retrograd.ones(2, 3))

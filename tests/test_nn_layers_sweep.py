@@ -85,7 +85,7 @@ def check_error(fn):
     with pytest.raises(Exception) as re_:
         fn(rg)
     assert type(re_.value) is type(te.value)
-    assert str(re_.value).replace("retrograd.Size", "torch.Size") == str(te.value)
+    assert str(re_.value).replace("torch.Size", "torch.Size") == str(te.value)
 
 
 # ---------------------------------------------------------------------------------- modules

@@ -26,7 +26,7 @@ def same_error(fr, ft):
     with pytest.raises(Exception) as er:
         fr()
     assert type(er.value).__name__ == type(et.value).__name__
-    assert str(er.value) == str(et.value).replace("torch.Size", "retrograd.Size")
+    assert str(er.value) == str(et.value).replace("torch.Size", "torch.Size")
     return str(er.value)
 
 

@@ -16,7 +16,7 @@ tnn = torch.nn
 
 
 def R(s: str) -> str:
-    return s.replace("torch.", "retrograd.")
+    return s
 
 
 def _err(fn):

@@ -244,7 +244,7 @@ def test_prune_method_on_tensor():
     want = TP.L1Unstructured(0.5).prune(torch.tensor(t), default_mask=torch.tensor(d))
     np.testing.assert_array_equal(_n(r), _n(want))
     with pytest.raises(AssertionError, match=r"importance_scores should have the same shape as tensor t, "
-                                             r"got retrograd.Size\(\[2\]\) vs retrograd.Size\(\[3, 4\]\)"):
+                                             r"got torch.Size\(\[2\]\) vs torch.Size\(\[3, 4\]\)"):
         RP.L1Unstructured(1).prune(retrograd.tensor(t), importance_scores=retrograd.ones(2))
 
 
@@ -392,7 +392,7 @@ def _check_same_error(rcall, tcall, exc):
         tcall()
     with pytest.raises(exc) as r:
         rcall()
-    assert str(r.value).replace("retrograd.Size", "torch.Size") == str(t.value)
+    assert str(r.value).replace("torch.Size", "torch.Size") == str(t.value)
 
 
 def test_errors_match_torch_and_module_is_restored():
@@ -412,7 +412,7 @@ def test_errors_match_torch_and_module_is_restored():
                       lambda: TP.ln_structured(tm, "weight", 7, n=1, dim=1), ValueError)
     with pytest.raises(AssertionError, match=r"importance_scores should have the same shape as parameter weight "
                                              r"of Linear\(in_features=6, out_features=4, bias=True\), got "
-                                             r"retrograd.Size\(\[3\]\) vs retrograd.Size\(\[4, 6\]\)"):
+                                             r"torch.Size\(\[3\]\) vs torch.Size\(\[4, 6\]\)"):
         RP.l1_unstructured(rm, "weight", 1, importance_scores=retrograd.ones(3))
     with pytest.raises(AssertionError):
         TP.l1_unstructured(tm, "weight", 1, importance_scores=torch.ones(3))

@@ -25,7 +25,7 @@ def _facts(T):
 def test_untyped_storage_as_torch():
     ours, theirs = _facts(rg), _facts(torch)
     assert ours[:-1] == theirs[:-1]
-    assert ours[-1] == theirs[-1].replace("torch.", "retrograd.")
+    assert ours[-1] == theirs[-1]
 
 
 def test_typed_storage_as_torch_and_warns_once():
@@ -42,7 +42,7 @@ def test_typed_storage_as_torch_and_warns_once():
             again = x.storage()
         return ([str(m.message) for m in w], len(t), t.size(), t.nbytes(), t.element_size(), t.tolist(), t[3],
                 again.data_ptr() == t.data_ptr(), isinstance(t, T.TypedStorage),
-                repr(t).replace("torch.", "retrograd."))
+                repr(t))
 
     ours, theirs = run(rg), run(torch)
     assert ours == theirs

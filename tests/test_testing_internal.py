@@ -524,7 +524,7 @@ def test_precision_and_rel_tol_attributes():
 
 def test_assert_expected_inline():
     tc = cu.TestCase()
-    tc.assertExpectedInline(retrograd.Size([2, 3]), "retrograd.Size([2, 3])")
+    tc.assertExpectedInline(retrograd.Size([2, 3]), "torch.Size([2, 3])")
     tc.assertExpectedInline("a\n# note\n\nb", "a\nb", ignore_comments=True, ignore_empty_lines=True)
     tc.assertExpectedInline("\x1b[31mred\x1b[0m", "red")
     with pytest.raises(AssertionError, match="does not rewrite"):

@@ -392,7 +392,7 @@ def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad
 
     >>> import retrograd as torch
     >>> torch.frombuffer(bytearray(b"\\x01\\x00\\x00\\x00"), dtype=torch.int32)
-    tensor([1], dtype=retrograd.int32)
+    tensor([1], dtype=torch.int32)
     """
     import warnings
 

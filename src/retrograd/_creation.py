@@ -160,7 +160,7 @@ def get_rng_state() -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.get_rng_state().shape
-    retrograd.Size([5056])
+    torch.Size([5056])
     """
     return default_generator.get_state()
 
@@ -401,7 +401,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     >>> a = np.zeros(2)
     >>> t = torch.from_numpy(a); a[0] = 1.
     >>> t
-    tensor([1., 0.], dtype=retrograd.float64)
+    tensor([1., 0.], dtype=torch.float64)
     """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")

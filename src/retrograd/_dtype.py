@@ -24,7 +24,7 @@ __all__ = [
 
 
 class dtype:
-    """A tensor element type, e.g. ``retrograd.float32``."""
+    """A tensor element type, e.g. ``retrograd.float32`` (printed as torch prints it: ``torch.float32``)."""
 
     __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "_kind", "is_complex")
 
@@ -38,7 +38,8 @@ class dtype:
         self.itemsize = self.np.itemsize
 
     def __repr__(self) -> str:
-        return f"retrograd.{self.name}"
+        # PyTorch's spelling: code run with ``import retrograd as torch`` prints what torch prints
+        return f"torch.{self.name}"
 
     def __reduce__(self):
         return (_by_name, (self.name,))
@@ -186,7 +187,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
     >>> import retrograd as torch
     >>> torch.promote_types(torch.int32, torch.float32)
-    retrograd.float32
+    torch.float32
     """
     if a is b:
         return a

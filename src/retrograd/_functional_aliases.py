@@ -204,7 +204,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.pixel_shuffle(torch.arange(4.).reshape(1, 4, 1, 1), 2).shape
-    retrograd.Size([1, 1, 2, 2])
+    torch.Size([1, 1, 2, 2])
     """
     return _F().pixel_shuffle(input, upscale_factor)
 

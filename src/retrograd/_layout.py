@@ -1,14 +1,14 @@
 """``retrograd.layout`` and ``retrograd.memory_format``: the two enum-like types of PyTorch.
 
-Every retrograd tensor is dense and strided (``x.layout is retrograd.strided``).  Memory
+Every retrograd tensor is dense and strided (``x.layout is torch.strided``).  Memory
 formats are real: a NumPy array can have any strides, so ``contiguous(memory_format=
-retrograd.channels_last)`` lays the data out as NHWC while the tensor keeps its NCHW shape,
+torch.channels_last)`` lays the data out as NHWC while the tensor keeps its NCHW shape,
 exactly as PyTorch does, and ``stride()`` / ``is_contiguous(memory_format=...)`` report it.
 
 >>> import retrograd as torch
 >>> x = torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)
 >>> x.stride(), x.is_contiguous(memory_format=torch.channels_last), x.layout
-((60, 1, 15, 3), True, retrograd.strided)
+((60, 1, 15, 3), True, torch.strided)
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class _NamedConstant:
         return obj
 
     def __repr__(self) -> str:
-        return f"retrograd.{self._name}"
+        return f"torch.{self._name}"  # (torch's spelling, as for dtypes)
 
     def __reduce__(self):  # pickles as a reference to the module constant (one instance per name)
         return (_lookup, (type(self).__name__, self._name))

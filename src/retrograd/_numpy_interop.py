@@ -12,7 +12,7 @@
 
 >>> import numpy as np, retrograd as torch
 >>> np.ones(2) * torch.ones(2, requires_grad=True)
-tensor([1., 1.], dtype=retrograd.float64, grad_fn=<MulBackward0>)
+tensor([1., 1.], dtype=torch.float64, grad_fn=<MulBackward0>)
 """
 from __future__ import annotations
 

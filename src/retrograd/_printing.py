@@ -1,11 +1,10 @@
 """Tensor repr/str formatting that is byte-identical to PyTorch's.
 
-The output of ``format_tensor`` reproduces ``repr(torch_tensor)`` exactly,
-with the module name ``torch`` replaced by ``retrograd``.  PyTorch's
-algorithm has several quirks (column widths computed only from nonzero
-finite values, an off-by-two line length in the suffix wrapping, ``...``
-spelled differently for vectors and for higher dimensions); they are kept on
-purpose, because byte-identical output is the contract.
+The output of ``format_tensor`` reproduces ``repr(torch_tensor)`` exactly, dtype
+names included (``dtype=torch.float64``).  PyTorch's algorithm has several
+quirks (column widths computed only from nonzero finite values, an off-by-two
+line length in the suffix wrapping, ``...`` spelled differently for vectors and
+for higher dimensions); they are kept on purpose, because byte-identical output is the contract.
 
 Only NumPy and the standard library are imported so that this module can be
 used (and tested) independently of the Tensor class.
@@ -234,12 +233,8 @@ def _format_body(data: np.ndarray, indent: int) -> str:
 
 
 def _torch_len(suffix: str) -> int:
-    """Length ``suffix`` would have in torch, where "retrograd." reads "torch.".
-
-    Wrapping decisions are taken on torch's spelling so that the output stays
-    identical to torch's up to the module-name substitution.
-    """
-    return len(suffix.replace("retrograd.", "torch."))
+    """Length of ``suffix`` as torch counts it (the suffixes are spelled as torch spells them)."""
+    return len(suffix)
 
 
 def _append_suffixes(text: str, suffixes: list[str], indent: int) -> str:
@@ -293,7 +288,7 @@ def format_tensor(
     indent = len(prefix)
     extra: list[str] = []
     size_text = "size=" + str(tuple(int(n) for n in data.shape))
-    dtype_text = "dtype=retrograd." + dtype_name
+    dtype_text = "dtype=torch." + dtype_name
 
     if data.size == 0:
         # NumPy-style: the shape is shown unless it is the plain (0,).

@@ -5,7 +5,7 @@ __all__ = ["Size", "device"]
 
 
 class Size(tuple):
-    """The shape of a tensor: a tuple of ints, printed as ``retrograd.Size([2, 3])``.
+    """The shape of a tensor: a tuple of ints, printed as PyTorch prints it: ``torch.Size([2, 3])``.
 
     >>> import retrograd as torch
     >>> torch.ones(2, 3).shape == (2, 3)
@@ -22,7 +22,7 @@ class Size(tuple):
         return t
 
     def __repr__(self) -> str:
-        return f"retrograd.Size([{', '.join(str(d) for d in self)}])"
+        return f"torch.Size([{', '.join(str(d) for d in self)}])"
 
     __str__ = __repr__
 

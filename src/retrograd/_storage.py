@@ -91,7 +91,7 @@ class UntypedStorage:
 
     def __repr__(self) -> str:
         body = "\n".join(f" {v}" for v in self.tolist())
-        return f"{body}\n[retrograd.storage.UntypedStorage(device=cpu) of size {len(self)}]"
+        return f"{body}\n[torch.storage.UntypedStorage(device=cpu) of size {len(self)}]"
 
 
 _warned_typed = [False]
@@ -148,7 +148,7 @@ class TypedStorage:
 
     def __repr__(self) -> str:
         body = "\n".join(f" {v}" for v in self.tolist())
-        return f"{body}\n[retrograd.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {len(self)}]"
+        return f"{body}\n[torch.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {len(self)}]"
 
 
 def typed_storage_of(array: np.ndarray, dtype) -> TypedStorage:

@@ -719,7 +719,7 @@ class Tensor:
         >>> import retrograd as torch
         >>> x = torch.ones(2)
         >>> x.type(), x.type(torch.DoubleTensor).dtype
-        ('torch.FloatTensor', retrograd.float64)
+        ('torch.FloatTensor', torch.float64)
         """
         if dtype is None:
             return _legacy_type_name(self._data.dtype)

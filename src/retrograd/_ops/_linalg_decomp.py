@@ -616,7 +616,7 @@ def qr(A: Tensor, mode: str = "reduced", *, out=None):
     >>> import retrograd as torch
     >>> Q, R = torch.linalg.qr(torch.tensor([[3., 1.], [4., 2.]]))
     >>> R.shape
-    retrograd.Size([2, 2])
+    torch.Size([2, 2])
     """
     check_matrix(A, "linalg.qr", square=False)
     if mode not in ("reduced", "complete", "r"):

@@ -199,7 +199,7 @@ def bmm(input: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.bmm(torch.ones(4, 2, 3), torch.ones(4, 3, 5)).shape
-    retrograd.Size([4, 2, 5])
+    torch.Size([4, 2, 5])
     """
     if out is not None:
         _check_out("bmm", out, input, mat2)
@@ -224,7 +224,7 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
 
     >>> import retrograd as torch
     >>> (torch.ones(2, 3) @ torch.ones(3)).shape
-    retrograd.Size([2])
+    torch.Size([2])
     >>> y = torch.empty(2, 2)
     >>> torch.matmul(torch.ones(2, 3), torch.ones(3, 2), out=y) is y
     True

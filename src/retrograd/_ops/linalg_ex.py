@@ -65,7 +65,7 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out=None):
 
     >>> import retrograd as torch
     >>> torch.linalg.inv_ex(torch.tensor([[2., 0.], [0., 4.]])).info
-    tensor(0, dtype=retrograd.int32)
+    tensor(0, dtype=torch.int32)
     """
     check_matrix(A, "linalg.inv")
     info = _getrf_info(A._data)
@@ -238,7 +238,7 @@ def tensorinv(A: Tensor, ind: int = 2, *, out=None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.linalg.tensorinv(torch.eye(4).reshape(4, 2, 2), ind=1).shape
-    retrograd.Size([2, 2, 4])
+    torch.Size([2, 2, 4])
     """
     from .shape import reshape
 
@@ -257,7 +257,7 @@ def tensorsolve(A: Tensor, B: Tensor, dims=None, *, out=None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6), torch.ones(2, 3)).shape
-    retrograd.Size([6])
+    torch.Size([6])
     """
     from .shape import movedim, reshape
 

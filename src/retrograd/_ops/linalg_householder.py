@@ -157,7 +157,7 @@ def orgqr(input: Tensor, tau: Tensor, *, out=None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.orgqr(*torch.geqrf(torch.eye(2))).shape
-    retrograd.Size([2, 2])
+    torch.Size([2, 2])
     """
     return householder_product(input, tau)
 

@@ -188,7 +188,7 @@ def pca_lowrank(A: Tensor, q: int | None = None, center: bool = True, niter: int
     >>> import retrograd as torch
     >>> U, S, V = torch.pca_lowrank(torch.tensor([[1., 2.], [2., 4.], [3., 6.]]), q=1)
     >>> S.shape
-    retrograd.Size([1])
+    torch.Size([1])
     """
     if A._data.ndim < 2:
         raise ValueError(f"not enough values to unpack (expected 2, got {A._data.ndim})")

@@ -258,7 +258,7 @@ def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False, o
     >>> import retrograd as torch
     >>> LU, pivots, info = torch.linalg.lu_factor_ex(torch.tensor([[1., 2.], [3., 4.]]))
     >>> pivots, info
-    (tensor([2, 2], dtype=retrograd.int32), tensor(0, dtype=retrograd.int32))
+    (tensor([2, 2], dtype=torch.int32), tensor(0, dtype=torch.int32))
     """
     _check_lu_input(A, "torch.linalg.lu_factor_ex", pivot, api="linalg_lu_factor_ex")
     res = _factor(A)
@@ -395,7 +395,7 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, *, out=None):
     >>> import retrograd as torch
     >>> import warnings; warnings.simplefilter("ignore")
     >>> torch.lu(torch.tensor([[1., 2.], [3., 4.]]))[1]
-    tensor([2, 2], dtype=retrograd.int32)
+    tensor([2, 2], dtype=torch.int32)
     """
     _warn_once(
         "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be removed "

@@ -74,7 +74,7 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.tensordot(torch.ones(2, 3), torch.ones(3, 4), dims=1).shape
-    retrograd.Size([2, 4])
+    torch.Size([2, 4])
     """
     if isinstance(dims, Tensor):
         dims = dims.tolist()
@@ -764,7 +764,7 @@ def multi_dot(tensors, *, out=None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.linalg.multi_dot([torch.ones(2, 3), torch.ones(3, 4), torch.ones(4)]).shape
-    retrograd.Size([2])
+    torch.Size([2])
     """
     mats = list(tensors)
     n = len(mats)

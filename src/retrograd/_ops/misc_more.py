@@ -956,7 +956,7 @@ def frexp(input: Tensor, *, out=None):
 
     >>> import retrograd as torch
     >>> torch.frexp(torch.tensor([8.])).exponent
-    tensor([4], dtype=retrograd.int32)
+    tensor([4], dtype=torch.int32)
     """
     if input._data.dtype.kind != "f":
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")

@@ -419,7 +419,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
     >>> import retrograd as torch
     >>> torch.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2)).shape
-    retrograd.Size([1, 1, 3])
+    torch.Size([1, 1, 3])
     """
     return _convnd(1, "conv1d", input, weight, bias, stride, padding, dilation, groups)
 
@@ -430,7 +430,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
     >>> import retrograd as torch
     >>> torch.conv2d(torch.ones(1, 1, 4, 4), torch.ones(2, 1, 3, 3), padding=1).shape
-    retrograd.Size([1, 2, 4, 4])
+    torch.Size([1, 2, 4, 4])
     """
     return _convnd(2, "conv2d", input, weight, bias, stride, padding, dilation, groups)
 
@@ -486,7 +486,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
     >>> import retrograd as torch
     >>> torch.conv_transpose2d(torch.ones(1, 2, 3, 3), torch.ones(2, 1, 2, 2), stride=2).shape
-    retrograd.Size([1, 1, 6, 6])
+    torch.Size([1, 1, 6, 6])
     """
     return _conv_transposend(2, "conv_transpose2d", input, weight, bias, stride, padding, output_padding, groups,
                              dilation)

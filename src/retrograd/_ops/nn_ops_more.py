@@ -88,7 +88,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.nn.functional.adaptive_avg_pool3d(torch.ones(1, 1, 3, 3, 3), 2).shape
-    retrograd.Size([1, 1, 2, 2, 2])
+    torch.Size([1, 1, 2, 2, 2])
     """
     if input.ndim not in (4, 5):
         raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
@@ -122,7 +122,7 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
     >>> import retrograd as torch
     >>> torch.conv_transpose3d(torch.ones(1, 2, 2, 2, 2), torch.ones(2, 1, 2, 2, 2), stride=2).shape
-    retrograd.Size([1, 1, 4, 4, 4])
+    torch.Size([1, 1, 4, 4, 4])
     """
     return _conv_transposend(3, "conv_transpose3d", input, weight, bias, stride, padding, output_padding, groups,
                              dilation)
@@ -656,7 +656,7 @@ def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_r
     >>> import retrograd as torch
     >>> from retrograd._ops.nn_ops_more import fractional_max_pool2d
     >>> fractional_max_pool2d(torch.ones(1, 1, 5, 5), 2, output_size=3).shape
-    retrograd.Size([1, 1, 3, 3])
+    torch.Size([1, 1, 3, 3])
     """
     out, idx = _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
     return (out, idx) if return_indices else out

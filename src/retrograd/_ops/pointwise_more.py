@@ -568,7 +568,7 @@ def float_power(input, exponent, *, out: Tensor | None = None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.float_power(torch.tensor([2, 3]), 2)
-    tensor([4., 9.], dtype=retrograd.float64)
+    tensor([4., 9.], dtype=torch.float64)
     """
     if isinstance(input, Tensor):
         base = input.to(D.float64)

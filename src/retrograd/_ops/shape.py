@@ -358,7 +358,7 @@ def adjoint(input: Tensor) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.adjoint(torch.ones(2, 3)).shape
-    retrograd.Size([3, 2])
+    torch.Size([3, 2])
     """
     if input._data.ndim == 0:  # deprecated in PyTorch, which then returns the tensor itself
         import warnings

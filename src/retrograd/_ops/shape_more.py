@@ -105,7 +105,7 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.cat([torch.zeros(1, 2), torch.ones(1, 2)]).shape
-    retrograd.Size([2, 2])
+    torch.Size([2, 2])
     """
     if out is not None:  # (PyTorch's out= rules, shared with the matrix products)
         from .linalg import _check_out, _write_out
@@ -164,7 +164,7 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.stack([torch.zeros(2), torch.ones(2)], 1).shape
-    retrograd.Size([2, 2])
+    torch.Size([2, 2])
     """
     if out is not None:
         from .linalg import _check_out, _write_out

@@ -88,7 +88,7 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator=None) ->
 
     >>> import retrograd as torch
     >>> torch.zeros(2).normal_(0, 1).shape
-    retrograd.Size([2])
+    torch.Size([2])
     """
     _need_float(self, "normal_kernel_cpu")
     if std < 0:
@@ -182,7 +182,7 @@ def cauchy_(self: Tensor, median: float = 0, sigma: float = 1, *, generator=None
 
     >>> import retrograd as torch
     >>> torch.zeros(2).cauchy_().shape
-    retrograd.Size([2])
+    torch.Size([2])
     """
     _need_float(self, "cauchy_cpu")
     if not sigma > 0:
@@ -233,7 +233,7 @@ def t_(self: Tensor) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.zeros(2, 3).t_().shape
-    retrograd.Size([3, 2])
+    torch.Size([3, 2])
     """
     if self._data.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
@@ -245,7 +245,7 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.zeros(2, 3).transpose_(0, 1).shape
-    retrograd.Size([3, 2])
+    torch.Size([3, 2])
     """
     return _restride(self, transpose(self, dim0, dim1))
 
@@ -258,7 +258,7 @@ def squeeze_(self: Tensor, dim=None) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.zeros(2, 1).squeeze_().shape
-    retrograd.Size([2])
+    torch.Size([2])
     """
     return _restride(self, squeeze(self, dim))
 
@@ -268,7 +268,7 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.zeros(2).unsqueeze_(0).shape
-    retrograd.Size([1, 2])
+    torch.Size([1, 2])
     """
     return _restride(self, unsqueeze(self, dim))
 

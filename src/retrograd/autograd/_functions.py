@@ -5,7 +5,7 @@
 >>> x = torch.ones(2, 3, requires_grad=True)
 >>> y = F.Resize.apply(x, (3, 2))
 >>> y.sum().backward(); x.grad.shape
-retrograd.Size([2, 3])
+torch.Size([2, 3])
 """
 from __future__ import annotations
 

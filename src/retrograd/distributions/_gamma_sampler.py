@@ -14,7 +14,7 @@ true one; torch does not support double backward through Gamma samples either.)
 >>> from retrograd.distributions._gamma_sampler import standard_gamma
 >>> _ = torch.manual_seed(0)
 >>> standard_gamma(torch.full((4,), 2.0)).shape
-retrograd.Size([4])
+torch.Size([4])
 """
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def standard_gamma(alpha: Tensor) -> Tensor:
     >>> from retrograd.distributions._gamma_sampler import standard_gamma
     >>> a = torch.tensor([3.0], requires_grad=True)
     >>> standard_gamma(a).sum().backward(); a.grad.shape
-    retrograd.Size([1])
+    torch.Size([1])
     """
     with torch.no_grad():
         a64 = alpha.detach().to(torch.float64).numpy()

@@ -31,7 +31,7 @@ class Categorical(Distribution):
     >>> from retrograd.distributions import Categorical
     >>> d = Categorical(logits=torch.zeros(2, 3))
     >>> d.batch_shape, d.sample((4,)).shape
-    (retrograd.Size([2]), retrograd.Size([4, 2]))
+    (torch.Size([2]), torch.Size([4, 2]))
     """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}

@@ -34,7 +34,7 @@ class Distribution:
     >>> from retrograd.distributions import Bernoulli
     >>> d = Bernoulli(probs=torch.tensor([0.25, 0.5]))
     >>> d.batch_shape, d.event_shape
-    (retrograd.Size([2]), retrograd.Size([]))
+    (torch.Size([2]), torch.Size([]))
     """
 
     has_rsample = False
@@ -85,7 +85,7 @@ class Distribution:
         >>> import retrograd as torch
         >>> from retrograd.distributions import Normal
         >>> Normal(0.0, 1.0).expand([2]).batch_shape
-        retrograd.Size([2])
+        torch.Size([2])
         """
         raise NotImplementedError
 

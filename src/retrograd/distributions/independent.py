@@ -3,7 +3,7 @@
 >>> import retrograd as torch
 >>> from retrograd.distributions import Independent, Normal
 >>> Independent(Normal(torch.zeros(3), torch.ones(3)), 1).event_shape
-retrograd.Size([3])
+torch.Size([3])
 """
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ class MultivariateNormal(Distribution):
     >>> from retrograd.distributions import MultivariateNormal
     >>> d = MultivariateNormal(torch.zeros(3), scale_tril=torch.eye(3))
     >>> d.batch_shape, d.event_shape, d.rsample((2,)).shape
-    (retrograd.Size([]), retrograd.Size([3]), retrograd.Size([2, 3]))
+    (torch.Size([]), torch.Size([3]), torch.Size([2, 3]))
     """
 
     arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,

@@ -21,7 +21,7 @@ class Normal(ExponentialFamily):
     >>> from retrograd.distributions import Normal
     >>> d = Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
     >>> d.rsample((3,)).shape
-    retrograd.Size([3, 2])
+    torch.Size([3, 2])
     """
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

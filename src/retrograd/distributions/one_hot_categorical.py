@@ -21,7 +21,7 @@ class OneHotCategorical(Distribution):
     >>> from retrograd.distributions import OneHotCategorical
     >>> d = OneHotCategorical(logits=torch.zeros(3))
     >>> d.event_shape, d.log_prob(torch.tensor([0.0, 1.0, 0.0]))
-    (retrograd.Size([3]), tensor(-1.0986))
+    (torch.Size([3]), tensor(-1.0986))
     """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}

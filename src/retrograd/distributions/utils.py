@@ -30,7 +30,7 @@ def broadcast_all(*values: Tensor | float) -> tuple[Tensor, ...]:
     >>> import retrograd as torch
     >>> from retrograd.distributions.utils import broadcast_all
     >>> [v.shape for v in broadcast_all(torch.zeros(3), 1.0)]
-    [retrograd.Size([3]), retrograd.Size([3])]
+    [torch.Size([3]), torch.Size([3])]
     """
     if not all(isinstance(v, Tensor) or _is_number(v) for v in values):
         raise ValueError("Input arguments must all be instances of Number, "

@@ -3,7 +3,7 @@
 >>> import retrograd as torch
 >>> net = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
 >>> net(torch.zeros(2, 4)).shape
-retrograd.Size([2, 1])
+torch.Size([2, 1])
 """
 from . import functional, grad, init, utils  # noqa: F401
 from .modules import *  # noqa: F401,F403

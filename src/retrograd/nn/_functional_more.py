@@ -64,7 +64,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.nn.functional.pixel_unshuffle(torch.ones(1, 1, 4, 4), 2).shape
-    retrograd.Size([1, 4, 2, 2])
+    torch.Size([1, 4, 2, 2])
     """
     r = downscale_factor
     if input.ndim < 3:
@@ -125,7 +125,7 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
 
     >>> import retrograd as torch
     >>> torch.nn.functional.local_response_norm(torch.ones(1, 2, 1), 2).shape
-    retrograd.Size([1, 2, 1])
+    torch.Size([1, 2, 1])
     """
     if input.ndim < 3:
         raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
@@ -182,7 +182,7 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
     >>> import retrograd as torch
     >>> torch.nn.functional.dropout3d(torch.ones(1, 1, 1, 1, 1), training=False).shape
-    retrograd.Size([1, 1, 1, 1, 1])
+    torch.Size([1, 1, 1, 1, 1])
     """
     return _F()._feature_dropout(input, p, training, inplace, 5)
 
@@ -600,7 +600,7 @@ def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tenso
 
     >>> import retrograd as torch
     >>> torch.nn.functional.conv_tbc(torch.ones(5, 2, 3), torch.ones(2, 3, 4), torch.zeros(4), 1).shape
-    retrograd.Size([6, 2, 4])
+    torch.Size([6, 2, 4])
     """
     if input.ndim != 3:
         raise RuntimeError("Input must have 3 dims: time, batch, in_channel")

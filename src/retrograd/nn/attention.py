@@ -10,7 +10,7 @@ arguments like torch and keeps the enabled-backend state, so code written for to
 ...     out = torch.nn.functional.scaled_dot_product_attention(torch.ones(1, 2, 4), torch.ones(1, 2, 4),
 ...                                                            torch.ones(1, 2, 4))
 >>> out.shape
-retrograd.Size([1, 2, 4])
+torch.Size([1, 2, 4])
 """
 from __future__ import annotations
 

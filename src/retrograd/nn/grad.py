@@ -6,7 +6,7 @@ the tensor it is the gradient of (no forward pass is run).  The results are diff
 >>> import retrograd as torch
 >>> x, w = torch.randn(1, 1, 5), torch.randn(1, 1, 3)
 >>> torch.nn.grad.conv1d_input(x.shape, w, torch.ones(1, 1, 3)).shape
-retrograd.Size([1, 1, 5])
+torch.Size([1, 1, 5])
 """
 from __future__ import annotations
 

@@ -249,7 +249,7 @@ class UninitializedTensorMixin:
         >>> p = torch.nn.parameter.UninitializedParameter()
         >>> p.materialize((2, 3))
         >>> type(p).__name__, p.shape
-        ('Parameter', retrograd.Size([2, 3]))
+        ('Parameter', torch.Size([2, 3]))
         """
         from .. import _creation as C
 
@@ -300,7 +300,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     <UninitializedParameter>
     >>> p.materialize((2,))
     >>> p.shape
-    retrograd.Size([2])
+    torch.Size([2])
     """
 
     cls_to_become = Parameter
@@ -328,7 +328,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     <UninitializedBuffer>
     >>> b.materialize(3)
     >>> type(b).__name__, b.shape
-    ('Tensor', retrograd.Size([3]))
+    ('Tensor', torch.Size([3]))
     """
 
     cls_to_become = Tensor

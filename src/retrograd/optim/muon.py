@@ -98,7 +98,7 @@ class Muon(Optimizer):
     >>> opt = torch.optim.Muon([w], lr=0.1, weight_decay=0.0)
     >>> (w * torch.tensor([[1., 0.], [0., 2.]])).sum().backward(); opt.step()
     >>> w.shape
-    retrograd.Size([2, 2])
+    torch.Size([2, 2])
     """
 
     def __init__(self, params, lr: float = 1e-3, weight_decay: float = 0.1, momentum: float = 0.95,

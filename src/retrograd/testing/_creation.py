@@ -14,7 +14,7 @@ def make_tensor(*shape, dtype: D.dtype, device=None, low=None, high=None, requir
 
     >>> import retrograd as torch
     >>> torch.testing.make_tensor(2, 3, dtype=torch.float32).shape
-    retrograd.Size([2, 3])
+    torch.Size([2, 3])
     """
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])

@@ -514,7 +514,7 @@ def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mu
     >>> ctx_fn = functools.partial(create_selective_checkpoint_contexts, [torch.mm])
     >>> checkpoint(lambda t: torch.mm(t, t).sin().sum(), x, use_reentrant=False, context_fn=ctx_fn).backward()
     >>> x.grad.shape
-    retrograd.Size([2, 2])
+    torch.Size([2, 2])
     """
     if isinstance(policy_fn_or_list, list):
         for op in policy_fn_or_list:

@@ -10,7 +10,7 @@ approximation for GPUs", and ``torch.nn.AdaptiveLogSoftmaxWithLoss``.
 >>> asm = torch.nn.modules.adaptive.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[4])
 >>> out = asm(torch.randn(3, 8), torch.tensor([0, 5, 9]))
 >>> out.output.shape, out.loss.dim()
-(retrograd.Size([3]), 0)
+(torch.Size([3]), 0)
 """
 from __future__ import annotations
 

@@ -483,8 +483,8 @@ class ParameterDict(Module):
                 self[p[0]] = p[1]
 
     def extra_repr(self) -> str:
-        # torch prints torch.typename(p) ('torch.FloatTensor'); under retrograd it is 'retrograd.FloatTensor'
-        return "\n".join(_param_line(k, p, p.type().replace("torch.", "retrograd.") if isinstance(p, Tensor)
+        # torch prints torch.typename(p): 'torch.FloatTensor'
+        return "\n".join(_param_line(k, p, p.type() if isinstance(p, Tensor)
                                      else "") for k, p in self.items())
 
     def __call__(self, input):

@@ -12,7 +12,7 @@ class Flatten(Module):
 
     >>> import retrograd as torch
     >>> torch.nn.Flatten()(torch.zeros(2, 3, 4)).shape
-    retrograd.Size([2, 12])
+    torch.Size([2, 12])
     """
 
     __constants__ = ["start_dim", "end_dim"]

@@ -2,7 +2,7 @@
 
 >>> import retrograd as torch
 >>> torch.nn.Unfold(2)(torch.ones(1, 1, 3, 3)).shape
-retrograd.Size([1, 4, 4])
+torch.Size([1, 4, 4])
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ Until the first call the module holds :class:`~retrograd.nn.parameter.Uninitiali
 >>> m
 LazyLinear(in_features=0, out_features=2, bias=True)
 >>> m(torch.ones(5, 3)).shape
-retrograd.Size([5, 2])
+torch.Size([5, 2])
 >>> m
 Linear(in_features=3, out_features=2, bias=True)
 """
@@ -35,7 +35,7 @@ class LazyModuleMixin:
     >>> net[0].has_uninitialized_params()
     True
     >>> _ = net(torch.ones(1, 7)); net[0].weight.shape
-    retrograd.Size([4, 7])
+    torch.Size([4, 7])
     """
 
     cls_to_become: type | None = None

@@ -7,7 +7,7 @@ turns the module into the plain class.
 >>> import retrograd as torch
 >>> conv = torch.nn.modules.lazy_layers.LazyConv2d(8, 3)
 >>> conv(torch.zeros(1, 3, 5, 5)).shape
-retrograd.Size([1, 8, 3, 3])
+torch.Size([1, 8, 3, 3])
 >>> conv
 Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1))
 """
@@ -37,7 +37,7 @@ class LazyLinear(LazyModuleMixin, Linear):
     >>> m = torch.nn.modules.lazy_layers.LazyLinear(3, bias=False)
     >>> _ = m(torch.ones(2, 5))
     >>> m.in_features, m.weight.shape
-    (5, retrograd.Size([3, 5]))
+    (5, torch.Size([3, 5]))
     """
 
     cls_to_become = Linear

@@ -68,7 +68,7 @@ class CrossMapLRN2d(Module):
 
     >>> import retrograd as torch
     >>> torch.nn.modules.legacy.CrossMapLRN2d(3)(torch.ones(1, 4, 2, 2)).shape
-    retrograd.Size([1, 4, 2, 2])
+    torch.Size([1, 4, 2, 2])
     """
 
     def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:

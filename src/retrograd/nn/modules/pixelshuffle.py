@@ -2,7 +2,7 @@
 
 >>> import retrograd as torch
 >>> torch.nn.PixelShuffle(2)(torch.ones(1, 4, 3, 3)).shape
-retrograd.Size([1, 1, 6, 6])
+torch.Size([1, 1, 6, 6])
 """
 from __future__ import annotations
 

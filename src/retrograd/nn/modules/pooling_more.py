@@ -134,7 +134,7 @@ class FractionalMaxPool2d(_FractionalMaxPoolNd):
 
     >>> import retrograd as torch
     >>> torch.nn.FractionalMaxPool2d(2, output_size=3)(torch.ones(1, 1, 5, 5)).shape
-    retrograd.Size([1, 1, 3, 3])
+    torch.Size([1, 1, 3, 3])
     """
     _nd = 2
 

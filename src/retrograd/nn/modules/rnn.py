@@ -264,7 +264,7 @@ class LSTM(RNNBase):
     >>> lstm = torch.nn.LSTM(3, 4)
     >>> out, (h, c) = lstm(torch.zeros(5, 2, 3))
     >>> out.shape, h.shape
-    (retrograd.Size([5, 2, 4]), retrograd.Size([1, 2, 4]))
+    (torch.Size([5, 2, 4]), torch.Size([1, 2, 4]))
     """
 
     def __init__(self, *args, **kwargs) -> None:

@@ -2,7 +2,7 @@
 
 >>> import retrograd as torch
 >>> torch.nn.GRUCell(3, 4)(torch.ones(2, 3)).shape
-retrograd.Size([2, 4])
+torch.Size([2, 4])
 """
 from __future__ import annotations
 

@@ -95,7 +95,7 @@ class EmbeddingBag(Module):
 
     >>> import retrograd as torch
     >>> torch.nn.EmbeddingBag(10, 3, mode="sum")(torch.tensor([[1, 2], [3, 4]])).shape
-    retrograd.Size([2, 3])
+    torch.Size([2, 3])
     """
 
     __constants__ = ["num_embeddings", "embedding_dim", "max_norm", "norm_type", "scale_grad_by_freq", "mode",

@@ -5,7 +5,7 @@ does when no distributed process group is initialised (any ``process_group`` is 
 
 >>> import retrograd as torch
 >>> torch.nn.modules.syncbatchnorm.SyncBatchNorm(3)(torch.randn(4, 3, 2)).shape
-retrograd.Size([4, 3, 2])
+torch.Size([4, 3, 2])
 """
 from __future__ import annotations
 

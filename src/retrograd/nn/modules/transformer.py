@@ -35,7 +35,7 @@ class TransformerEncoderLayer(Module):
     >>> import retrograd as torch
     >>> layer = torch.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16)
     >>> layer(torch.zeros(5, 3, 8)).shape
-    retrograd.Size([5, 3, 8])
+    torch.Size([5, 3, 8])
     """
 
     __constants__ = ["norm_first"]
@@ -160,7 +160,7 @@ class TransformerDecoderLayer(Module):
     >>> import retrograd as torch
     >>> layer = torch.nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16)
     >>> layer(torch.zeros(5, 3, 8), torch.zeros(4, 3, 8)).shape
-    retrograd.Size([5, 3, 8])
+    torch.Size([5, 3, 8])
     """
 
     __constants__ = ["norm_first"]
@@ -249,7 +249,7 @@ class Transformer(Module):
     >>> import retrograd as torch
     >>> model = torch.nn.Transformer(8, 2, 1, 1, 16)
     >>> model(torch.zeros(4, 2, 8), torch.zeros(3, 2, 8)).shape
-    retrograd.Size([3, 2, 8])
+    torch.Size([3, 2, 8])
     """
 
     def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,

@@ -2,7 +2,7 @@
 
 >>> import retrograd as torch
 >>> torch.nn.Upsample(scale_factor=2)(torch.ones(1, 1, 2)).shape
-retrograd.Size([1, 1, 4])
+torch.Size([1, 1, 4])
 """
 from __future__ import annotations
 

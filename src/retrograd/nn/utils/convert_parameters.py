@@ -12,7 +12,7 @@ def parameters_to_vector(parameters) -> Tensor:
 
     >>> import retrograd as torch
     >>> torch.nn.utils.parameters_to_vector(torch.nn.Linear(2, 1).parameters()).shape
-    retrograd.Size([3])
+    torch.Size([3])
     """
     return cat([p.reshape(-1) for p in parameters], 0)
 

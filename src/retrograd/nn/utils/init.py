@@ -11,7 +11,7 @@ def skip_init(module_cls, *args, **kwargs):
 
     >>> import retrograd as torch
     >>> torch.nn.utils.skip_init(torch.nn.Linear, 6, 1).weight.shape
-    retrograd.Size([1, 6])
+    torch.Size([1, 6])
     """
     from ..modules.module import Module
 

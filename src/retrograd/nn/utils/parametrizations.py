@@ -32,7 +32,7 @@ def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Mo
     >>> import retrograd as torch
     >>> m = torch.nn.utils.parametrizations.weight_norm(torch.nn.Linear(3, 2))
     >>> m.parametrizations.weight.original0.shape
-    retrograd.Size([2, 1])
+    torch.Size([2, 1])
     """
     parametrize.register_parametrization(module, name, _WeightNorm(dim), unsafe=True)
 
@@ -111,7 +111,7 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
     >>> import retrograd as torch
     >>> m = torch.nn.utils.parametrizations.spectral_norm(torch.nn.Linear(3, 2))
     >>> m.parametrizations.weight[0]._u.shape
-    retrograd.Size([2])
+    torch.Size([2])
     """
     weight = getattr(module, name, None)
     if not isinstance(weight, Tensor):

@@ -456,7 +456,7 @@ def random_structured(module, name: str, amount: int | float, dim: int):
     >>> import retrograd as torch
     >>> from retrograd.nn.utils import prune
     >>> prune.random_structured(torch.nn.Linear(3, 4), "weight", 1, dim=1).weight_mask.shape
-    retrograd.Size([4, 3])
+    torch.Size([4, 3])
     """
     RandomStructured.apply(module, name, amount, dim)
     return module

@@ -146,7 +146,7 @@ def spectral_norm(module, name: str = "weight", n_power_iterations: int = 1, eps
     >>> import retrograd as torch
     >>> m = torch.nn.utils.spectral_norm(torch.nn.Linear(3, 2))
     >>> m.weight_u.shape, m.weight_v.shape
-    (retrograd.Size([2]), retrograd.Size([3]))
+    (torch.Size([2]), torch.Size([3]))
     """
     if dim is None:
         dim = 1 if type(module).__name__.startswith("ConvTranspose") else 0

@@ -64,7 +64,7 @@ def weight_norm(module, name: str = "weight", dim: int | None = 0):
     >>> import retrograd as torch
     >>> m = torch.nn.utils.weight_norm(torch.nn.Linear(3, 2))
     >>> m.weight_g.shape, m.weight_v.shape
-    (retrograd.Size([2, 1]), retrograd.Size([2, 3]))
+    (torch.Size([2, 1]), torch.Size([2, 3]))
     """
     warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
                   "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning, stacklevel=2)

@@ -278,7 +278,7 @@ class dtypes:
     >>> import retrograd as torch
     >>> from retrograd.testing._internal.common_device_type import dtypes
     >>> dtypes(torch.float32)(lambda self, device, dtype: None).dtypes
-    {'all': (retrograd.float32,)}
+    {'all': (torch.float32,)}
     """
 
     def __init__(self, *args, device_type: str = "all") -> None:

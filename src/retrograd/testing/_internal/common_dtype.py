@@ -7,7 +7,7 @@ hold them hold only what exists (``complex_types()`` is empty, ``floating_and_co
 >>> import retrograd as torch
 >>> from retrograd.testing._internal.common_dtype import floating_types_and
 >>> floating_types_and(torch.half)
-(retrograd.float32, retrograd.float64, retrograd.float16)
+(torch.float32, torch.float64, torch.float16)
 """
 from __future__ import annotations
 

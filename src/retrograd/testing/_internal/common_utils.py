@@ -138,7 +138,7 @@ def set_default_dtype(dtype):
     >>> from retrograd.testing._internal.common_utils import set_default_dtype
     >>> with set_default_dtype(torch.float64):
     ...     torch.tensor(1.0).dtype
-    retrograd.float64
+    torch.float64
     """
     saved = retrograd.get_default_dtype()
     retrograd.set_default_dtype(dtype)

@@ -4,7 +4,7 @@
 >>> from retrograd.utils.data import DataLoader, TensorDataset
 >>> x = torch.arange(6.).view(3, 2)
 >>> [b[0].shape for b in DataLoader(TensorDataset(x), batch_size=2)]
-[retrograd.Size([2, 2]), retrograd.Size([1, 2])]
+[torch.Size([2, 2]), torch.Size([1, 2])]
 """
 from ._collate import default_collate, default_convert
 from .dataloader import DataLoader, WorkerInfo, get_worker_info

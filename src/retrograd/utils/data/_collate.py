@@ -132,7 +132,7 @@ def default_collate(batch):
 
     >>> from retrograd.utils.data import default_collate
     >>> default_collate([(1, 2.0), (3, 4.0)])
-    [tensor([1, 3]), tensor([2., 4.], dtype=retrograd.float64)]
+    [tensor([1, 3]), tensor([2., 4.], dtype=torch.float64)]
     """
     return collate(batch, collate_fn_map=default_collate_fn_map)
 
