@@ -109,6 +109,25 @@ def axpy_(x: np.ndarray, y: np.ndarray, alpha: float) -> bool:
     return True
 
 
+_C_INT_NAMES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t"}
+
+
+def int_scalar(alpha, dt: np.dtype):
+    """``alpha`` as a scalar of the integer dtype ``dt`` as PyTorch converts it: a value out of a
+    signed dtype's range is refused; an unsigned dtype also takes -max..-1 and wraps it around
+    (``add(uint8, uint8, alpha=-3)`` multiplies by 253; NumPy 2 itself refuses a Python int
+    outside the dtype's range).  Other dtypes and scalars pass through."""
+    if dt.kind in "iu" and type(alpha) is int:
+        info = np.iinfo(dt)
+        if info.min <= alpha <= info.max:
+            return alpha
+        if dt.kind == "i" or not -info.max <= alpha:
+            raise RuntimeError(f"value cannot be converted to type {_C_INT_NAMES.get(dt.name, dt.name)} "
+                               "without overflow")
+        return dt.type(alpha + info.max + 1)
+    return alpha
+
+
 def fused_add(a: np.ndarray, b: np.ndarray, alpha) -> np.ndarray:
     """``a + alpha * b`` rounded once, as PyTorch's CPU kernel for ``add(a, b, alpha=)`` rounds it.
 
@@ -124,7 +143,7 @@ def fused_add(a: np.ndarray, b: np.ndarray, alpha) -> np.ndarray:
     array([2., 4.], dtype=float32)
     """
     if a.dtype.kind != "f" or b.dtype.kind != "f":
-        return a + alpha * b
+        return a + int_scalar(alpha, b.dtype) * b
     dt = np.result_type(a, b)
     work = _F32 if dt.itemsize < 4 else dt
     alpha = work.type(dt.type(alpha))  # (PyTorch rounds alpha to the tensor's dtype first)

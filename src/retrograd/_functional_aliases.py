@@ -267,4 +267,4 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa
     >>> torch.threshold_(torch.tensor([0.5, 2.]), 1., -1.)
     tensor([-1.,  2.])
     """
-    return input.copy_(_F().threshold(input, threshold, value))
+    return _F().threshold(input, threshold, value, inplace=True)

@@ -105,6 +105,32 @@ def relaid(a: np.ndarray, fmt) -> np.ndarray:
     return _packed(a, perm)
 
 
+def _strides_like(a: np.ndarray, order: tuple) -> bool:
+    """PyTorch's test of whether ``a``'s strides look like a channels-last layout: visiting the
+    dimensions from innermost (``order``) outwards, strides never decrease; ambiguous cases
+    (a zero channel stride, a batch stride equal to the channel stride) count as contiguous."""
+    shape, strides = a.shape, a.strides
+    if strides[1] == 0:
+        return False
+    low = 0
+    for d in order:
+        if shape[d] == 0 or strides[d] < low:
+            return False
+        if d == 0 and low == strides[1]:
+            return False
+        low = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
+
+
+def suggest_format(a: np.ndarray):
+    """The memory format PyTorch infers from ``a``'s strides (``suggest_memory_format``)."""
+    if a.ndim == 4 and _strides_like(a, (1, 3, 2, 0)):
+        return channels_last
+    if a.ndim == 5 and _strides_like(a, (1, 4, 3, 2, 0)):
+        return channels_last_3d
+    return contiguous_format
+
+
 def format_strides(a: np.ndarray, fmt) -> tuple:
     """The byte strides torch gives a fresh tensor of ``a``'s shape in ``fmt``: dense in the
     format's dimension order, a size-1 dimension taking the stride it would have with size 1."""

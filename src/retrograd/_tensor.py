@@ -690,8 +690,11 @@ class Tensor:
             # (a layout change first, then the dtype cast keeps the new strides)
             _layout.check_memory_format("to", fmt)
             kwargs = {k: v for k, v in kwargs.items() if k != "memory_format"}
+            same = self.to(*args, **kwargs)
+            if same is self and _layout.suggest_format(self._data) is fmt:
+                return self  # PyTorch aliases when nothing changes and the strides suggest ``fmt``
             if self._data.strides == _layout.format_strides(self._data, fmt):
-                return self.to(*args, **kwargs)  # already laid out so: no copy, as in torch
+                return same  # already laid out so: no copy, as in torch
             return self.clone(memory_format=fmt).to(*args, **kwargs)
         for a in args:
             if isinstance(a, D.dtype) or a in D._PY_TYPES:  # (float / int / bool: float64 / int64 / bool)
@@ -788,35 +791,36 @@ class Tensor:
         return (a is b or (_storage_root(a) is _storage_root(b) and a.shape == b.shape and a.strides == b.strides
                            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]))
 
-    def float(self) -> "Tensor":
-        return self.to(D.float32)
+    # the casts below take ``memory_format`` (default: preserve the layout) as in PyTorch
+    def float(self, memory_format=None) -> "Tensor":
+        return self.to(D.float32, memory_format=memory_format)
 
-    def double(self) -> "Tensor":
-        return self.to(D.float64)
+    def double(self, memory_format=None) -> "Tensor":
+        return self.to(D.float64, memory_format=memory_format)
 
-    def half(self) -> "Tensor":
-        return self.to(D.float16)
+    def half(self, memory_format=None) -> "Tensor":
+        return self.to(D.float16, memory_format=memory_format)
 
-    def bfloat16(self) -> "Tensor":
-        return self.to(D.bfloat16)
+    def bfloat16(self, memory_format=None) -> "Tensor":
+        return self.to(D.bfloat16, memory_format=memory_format)
 
-    def long(self) -> "Tensor":
-        return self.to(D.int64)
+    def long(self, memory_format=None) -> "Tensor":
+        return self.to(D.int64, memory_format=memory_format)
 
-    def int(self) -> "Tensor":
-        return self.to(D.int32)
+    def int(self, memory_format=None) -> "Tensor":
+        return self.to(D.int32, memory_format=memory_format)
 
-    def short(self) -> "Tensor":
-        return self.to(D.int16)
+    def short(self, memory_format=None) -> "Tensor":
+        return self.to(D.int16, memory_format=memory_format)
 
-    def char(self) -> "Tensor":
-        return self.to(D.int8)
+    def char(self, memory_format=None) -> "Tensor":
+        return self.to(D.int8, memory_format=memory_format)
 
-    def byte(self) -> "Tensor":
-        return self.to(D.uint8)
+    def byte(self, memory_format=None) -> "Tensor":
+        return self.to(D.uint8, memory_format=memory_format)
 
-    def bool(self) -> "Tensor":
-        return self.to(D.bool_)
+    def bool(self, memory_format=None) -> "Tensor":
+        return self.to(D.bool_, memory_format=memory_format)
 
     # ------------------------------------------------------------------ printing
     def __repr__(self, *, tensor_contents=None) -> str:

@@ -100,6 +100,10 @@ Tensor.__imul__ = O.mul_
 Tensor.__truediv__ = O.div
 Tensor.__rtruediv__ = lambda self, other: O.mul(O.reciprocal(self), other)
 Tensor.__itruediv__ = O.div_
+# Python 2's names, which PyTorch's Tensor still has (``x.__div__(2)``, ``x.__rdiv__(2)``)
+Tensor.__div__ = Tensor.__truediv__
+Tensor.__rdiv__ = Tensor.__rtruediv__
+Tensor.__idiv__ = Tensor.__itruediv__
 Tensor.__neg__ = O.neg
 Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = O.abs

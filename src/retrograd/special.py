@@ -12,6 +12,7 @@ tensor([0.5000])
 from __future__ import annotations
 
 from ._ops import special_fns as _sf
+from ._ops.special_polys import POLYNOMIALS as _POLYNOMIALS
 from ._ops.misc_more import i0, mvlgamma
 from ._ops.nn_ops import log_softmax as _log_softmax, softmax as _softmax
 from ._ops.pointwise import sigmoid
@@ -21,6 +22,12 @@ from ._ops.reduce_more import logsumexp
 from ._tensor import Tensor
 
 __all__ = [
+    "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_k0", "modified_bessel_k1",
+    "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+    "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+    "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+    "legendre_polynomial_p",
     "digamma", "entr", "erf", "erfc", "erfcx",
     "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p",
     "log_ndtr", "log_softmax", "logit", "logsumexp", "modified_bessel_i0", "modified_bessel_i1", "multigammaln",
@@ -50,6 +57,27 @@ gammaincc = _sf.special_gammaincc
 spherical_bessel_j0 = _sf.special_spherical_bessel_j0
 modified_bessel_i0 = _sf.special_modified_bessel_i0
 modified_bessel_i1 = _sf.special_modified_bessel_i1
+bessel_j0 = _sf.special_bessel_j0
+bessel_j1 = _sf.special_bessel_j1
+bessel_y0 = _sf.special_bessel_y0
+bessel_y1 = _sf.special_bessel_y1
+modified_bessel_k0 = _sf.special_modified_bessel_k0
+modified_bessel_k1 = _sf.special_modified_bessel_k1
+scaled_modified_bessel_k0 = _sf.special_scaled_modified_bessel_k0
+scaled_modified_bessel_k1 = _sf.special_scaled_modified_bessel_k1
+airy_ai = _sf.special_airy_ai
+chebyshev_polynomial_t = _POLYNOMIALS["chebyshev_polynomial_t"]
+chebyshev_polynomial_u = _POLYNOMIALS["chebyshev_polynomial_u"]
+chebyshev_polynomial_v = _POLYNOMIALS["chebyshev_polynomial_v"]
+chebyshev_polynomial_w = _POLYNOMIALS["chebyshev_polynomial_w"]
+shifted_chebyshev_polynomial_t = _POLYNOMIALS["shifted_chebyshev_polynomial_t"]
+shifted_chebyshev_polynomial_u = _POLYNOMIALS["shifted_chebyshev_polynomial_u"]
+shifted_chebyshev_polynomial_v = _POLYNOMIALS["shifted_chebyshev_polynomial_v"]
+shifted_chebyshev_polynomial_w = _POLYNOMIALS["shifted_chebyshev_polynomial_w"]
+hermite_polynomial_h = _POLYNOMIALS["hermite_polynomial_h"]
+hermite_polynomial_he = _POLYNOMIALS["hermite_polynomial_he"]
+laguerre_polynomial_l = _POLYNOMIALS["laguerre_polynomial_l"]
+legendre_polynomial_p = _POLYNOMIALS["legendre_polynomial_p"]
 
 
 # ---------------------------------------------------------------- signatures that differ from the top level

@@ -37,6 +37,7 @@ def _nonfinite(lib, x, *a, **k):
 SPECS = [
     # ------------------------------------------------------------ unary math
     _unary("sgn", S(X), S(INT)),
+    _unary("angle", S(X), S(INT), S(NAN_INF), inplace=False),
     _unary("rsqrt", S(POS)),
     _unary("exp2", S(X)),
     _unary("expm1", S(X)),

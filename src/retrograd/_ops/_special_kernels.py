@@ -58,7 +58,8 @@ def _erfcx_cf(x: np.ndarray, terms: int) -> np.ndarray:
 
 
 def _erfcx_nonneg(x: np.ndarray) -> np.ndarray:
-    out = np.exp(x * x) * _special.erfc(x)  # exact enough below 2: erfc(2) is not tiny yet
+    # exact enough below 2: erfc(2) is not tiny yet (an array even for 0-d x: patched in place below)
+    out = np.asarray(np.exp(x * x) * _special.erfc(x), dtype=np.float64)
     for lo, hi, terms in ((2.0, 3.0, 60), (3.0, np.inf, 30)):
         m = (x >= lo) & (x < hi)
         if m.any():

@@ -947,7 +947,9 @@ def _frexp_fw(a):
 
 
 _frexp = primitive("frexp", _frexp_fw, node="FrexpBackward0", n_out=2,
-                   a=lambda g, out: g[0] / _R().pow(2.0, out[1].to(g[0].dtype)))
+                   # the exponent is an integer output: a constant here (detached, so the
+                   # gradient has no graph through it, as in PyTorch)
+                   a=lambda g, out: g[0] / _R().exp2(out[1].detach().to(g[0].dtype)))
 
 
 @_supports_out

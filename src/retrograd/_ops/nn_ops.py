@@ -1409,7 +1409,10 @@ def _threshold_bw_np(gy, y, *, threshold):
     # casting the comparison's bools straight to a wide int is the slowest step otherwise.
     if gy.dtype.kind == "f":
         it = _SAME_SIZE_INT[gy.dtype.itemsize]
-        m = np.less_equal(y, threshold).view(np.int8)
+        m = np.less_equal(y, threshold)
+        if not m.ndim:  # a 0-d comparison gives a NumPy scalar, which ``out=`` below cannot take
+            m = np.asarray(m)
+        m = m.view(np.int8)
         m -= 1  # 0 where zeroed, -1 (all bits set) where the gradient passes
         m = m.astype(it)
         np.bitwise_and(gy.view(it), m, out=m)
@@ -1436,6 +1439,9 @@ _threshold_op = primitive("threshold", lambda x, *, threshold, value: np.where(
                               x <= threshold, value, x).astype(x.dtype, copy=False), node="ThresholdBackward0",
                           array_rules={"x": lambda g, x, threshold: _threshold_bw_np(g, x, threshold=threshold)},
                           x=lambda g, x, threshold: _threshold_backward(g, x, threshold))
+# threshold_ (in place): the same kernel and rule under PyTorch's in-place node name
+_threshold_inplace_op = primitive("threshold_inplace", _threshold_op.forward, node="ThresholdBackward1",
+                                  x=lambda g, x, threshold: _threshold_backward(g, x, threshold))
 
 
 def threshold(input: Tensor, threshold, value) -> Tensor:
@@ -1454,12 +1460,38 @@ def _mask(cond: Tensor, like: Tensor) -> Tensor:
     return _t(cond._data.astype(like._data.dtype))
 
 
+def masked_grad_op(name: str, node: str, fw, nie: str | None = None):
+    """The backward of a piecewise-linear activation as an op of its own (PyTorch's
+    ``hardtanh_backward``, ``leaky_relu_backward`` ...): ``fw(gy, x, *, a, b)`` on arrays is linear
+    in ``gy`` and piecewise constant in ``x``.  Its derivative w.r.t. ``gy`` is the op itself and
+    w.r.t. ``x`` is zero, but ``x`` stays an input: as in PyTorch, the first gradient requires
+    grad whenever ``x`` does (``create_graph=True``), and differentiating it again gives zeros.
+    ``nie``: PyTorch has no derivative for this backward (node ``NotImplemented``); its rules raise
+    RuntimeError naming ``aten::<nie>``.
+    """
+    def call(gy: Tensor, x: Tensor, a=None, b=None) -> Tensor:
+        return apply(op, (gy, x), {"a": a, "b": b})
+
+    if nie is not None:
+        def refuse(g):
+            raise RuntimeError(f"derivative for aten::{nie} is not implemented")
+        op = primitive(name, fw, node="NotImplemented", gy=refuse, x=refuse)
+    else:
+        op = primitive(name, fw, node=node, gy=lambda g, x, a, b: call(g, x, a, b),
+                       x=lambda g: _t(np.zeros_like(g._data)))
+    return call
+
+
 def _leaky_fw(x, *, slope):
     return np.where(x > 0, x, x * slope).astype(x.dtype, copy=False)
 
 
+# ATen: x > 0 ? g : g * slope
+leaky_relu_backward = masked_grad_op(
+    "leaky_relu_backward", "LeakyReluBackwardBackward0",
+    lambda gy, x, *, a, b: np.where(x > 0, gy, gy * gy.dtype.type(a)).astype(gy.dtype, copy=False))
 _leaky_relu_op = primitive("leaky_relu", _leaky_fw, node="LeakyReluBackward0",
-                           x=lambda g, x, slope: g * (_mask(x > 0, g) * (1 - slope) + slope))
+                           x=lambda g, x, slope: leaky_relu_backward(g, x, slope))
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:

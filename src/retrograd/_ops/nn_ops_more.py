@@ -132,7 +132,7 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 # Each forward / rule below follows ATen's scalar kernel branch by branch (which side of a comparison a NaN
 # falls on, where a zero keeps its sign), so special values (+-inf, -0, boundary points) match PyTorch.
 from ._registry import apply_inplace  # noqa: E402
-from .nn_ops import _gelu_fw, _gelu_rule, _t  # noqa: E402
+from .nn_ops import _gelu_fw, _gelu_rule, _t, leaky_relu_backward, masked_grad_op  # noqa: E402
 from .pointwise import abs as _abs, exp as _exp, sigmoid as _sigmoid, where as _where  # noqa: E402
 
 
@@ -208,8 +208,11 @@ def _hardtanh_np(x, *, lo, hi):
 
 
 # gradient g strictly inside, a +0 (not g * 0 = -0 for negative g) at and beyond the bounds
+_hardtanh_backward = masked_grad_op(
+    "hardtanh_backward", "HardtanhBackwardBackward0",
+    lambda gy, x, *, a, b: np.where((x <= a) | (x >= b), gy.dtype.type(0), gy))
 _hardtanh_op2 = primitive("hardtanh2", _hardtanh_np, node="HardtanhBackward0",
-                          x=lambda g, x, lo, hi: _sel((x._data <= lo) | (x._data >= hi), 0.0, g))
+                          x=lambda g, x, lo, hi: _hardtanh_backward(g, x, lo, hi))
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
@@ -227,10 +230,17 @@ def _hardsigmoid_np(x):
     return (np.minimum(np.maximum(x + t(3), t(0)), t(6)) / t(6)).astype(x.dtype, copy=False)
 
 
+# ATen multiplies by the float constant 1.0f / 6.0f, in double too; PyTorch has no derivative of
+# hardsigmoid_backward (the first gradient requires grad, differentiating it raises)
+_SIXTH_F32 = float(np.float32(1.0) / np.float32(6.0))
+_hardsigmoid_backward = masked_grad_op(
+    "hardsigmoid_backward", "", nie="hardsigmoid_backward",
+    fw=lambda gy, x, *, a, b: np.where((x > -3) & (x < 3), gy * gy.dtype.type(_SIXTH_F32),
+                                       gy.dtype.type(0)).astype(gy.dtype, copy=False))
+
+
 def _hardsigmoid_rule(g, x):
-    # ATen multiplies by the float constant 1.0f / 6.0f, in double too
-    inside = (x._data > -3) & (x._data < 3)
-    return _sel(inside, g * float(np.float32(1.0) / np.float32(6.0)), 0.0)
+    return _hardsigmoid_backward(g, x)
 
 
 _hardsigmoid_op = primitive("hardsigmoid", _hardsigmoid_np, node="HardsigmoidBackward0", x=_hardsigmoid_rule)
@@ -283,7 +293,7 @@ def _leaky_result_rule(g, out, slope):
     # in the backward (the forward itself is allowed)
     if slope < 0:
         raise RuntimeError(_LEAKY_INPLACE_NEG_MSG)
-    return _sel(out._data > 0, g, g * slope)
+    return leaky_relu_backward(g, out, slope)
 
 
 _leaky_inplace_op = primitive("leaky_relu_inplace", _leaky_np, node="LeakyReluBackward1", x=_leaky_result_rule)
@@ -355,19 +365,23 @@ def _softshrink_np(x, *, lambd):
     return np.where(x > lambd, x - t(lambd), np.where(x < -lambd, x + t(lambd), mid)).astype(x.dtype, copy=False)
 
 
-def _shrink_rule(g, x, lambd):
-    d = x._data
-    return _sel((d >= -lambd) & (d <= lambd), 0.0, g)
+def _shrink_bw_np(gy, x, *, a, b):
+    # ATen: (x >= -lambd && x <= lambd) ? 0 : g  (a NaN passes its gradient on)
+    return np.where((x >= -a) & (x <= a), gy.dtype.type(0), gy)
 
 
-_softshrink_op = primitive("softshrink", _softshrink_np, node="SoftshrinkBackward0", x=_shrink_rule)
+_softshrink_backward = masked_grad_op("softshrink_backward", "SoftshrinkBackwardBackward0", _shrink_bw_np)
+_hardshrink_backward = masked_grad_op("hardshrink_backward", "HardshrinkBackwardBackward0", _shrink_bw_np)
+_softshrink_op = primitive("softshrink", _softshrink_np, node="SoftshrinkBackward0",
+                           x=lambda g, x, lambd: _softshrink_backward(g, x, lambd))
 
 
 def _hardshrink_np(x, *, lambd):
     return np.where((x >= -lambd) & (x <= lambd), x.dtype.type(0), x).astype(x.dtype, copy=False)
 
 
-_hardshrink_op = primitive("hardshrink", _hardshrink_np, node="HardshrinkBackward0", x=_shrink_rule)
+_hardshrink_op = primitive("hardshrink", _hardshrink_np, node="HardshrinkBackward0",
+                           x=lambda g, x, lambd: _hardshrink_backward(g, x, lambd))
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -400,9 +414,35 @@ def _prelu_np(x, w):
     return np.where(x > 0, x, w * x).astype(x.dtype, copy=False)
 
 
+# PyTorch's _prelu_kernel_backward as two ops (one per gradient) under its node name: both are
+# linear in gy, so each is its own derivative w.r.t. gy; x enters only through the mask (a zero
+# derivative, kept in the graph) and through the product x * gy of the weight's gradient.
+def _prelu_bw_x_np(gy, x, w):
+    return np.where(x > 0, gy, w * gy).astype(gy.dtype, copy=False)
+
+
+def _prelu_bw_w_np(gy, x):
+    return np.where(x > 0, gy.dtype.type(0), x * gy).astype(gy.dtype, copy=False)
+
+
+def _prelu_bw_x(gy, x, w):
+    return apply(_prelu_bw_x_op, (gy, x, w))
+
+
+def _prelu_bw_w(gy, x):
+    return apply(_prelu_bw_w_op, (gy, x))
+
+
+_prelu_bw_x_op = primitive("prelu_backward_input", _prelu_bw_x_np, node="PreluKernelBackwardBackward0",
+                           gy=lambda g, x, w: _prelu_bw_x(g, x, w),
+                           x=lambda g: _t(np.zeros_like(g._data)),
+                           w=lambda g, gy, x: _sel(x._data > 0, 0.0, g * gy))
+_prelu_bw_w_op = primitive("prelu_backward_weight", _prelu_bw_w_np, node="PreluKernelBackwardBackward0",
+                           gy=lambda g, x: _prelu_bw_w(g, x),
+                           x=lambda g, gy, x: _sel(x._data > 0, 0.0, g * gy))
 _prelu_op = primitive("prelu", _prelu_np, node="PreluKernelBackward0",
-                      x=lambda g, x, w: _sel(x._data > 0, g, w * g),
-                      w=lambda g, x: _sel(x._data > 0, 0.0, x * g))
+                      x=lambda g, x, w: _prelu_bw_x(g, x, w),
+                      w=lambda g, x: _prelu_bw_w(g, x))
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:

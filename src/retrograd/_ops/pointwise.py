@@ -10,7 +10,7 @@ import sys
 import numpy as np
 
 from .. import _dtype as D
-from .._blas import fused_add
+from .._blas import fused_add, int_scalar
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._common import binary_operands, checked_scalar, float_dtype_for, scalar_tensor
@@ -50,10 +50,12 @@ _sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: fused_add(a, b, -alph
                        b=lambda g, alpha: g * -alpha)
 # rsub(input, other, alpha) = other - alpha * input.  A tensor ``other`` is an input of the
 # node (RsubBackward0); a number is not (RsubBackward1 has one edge), as in PyTorch.
-_rsub = primitive("rsub", lambda a, b, *, alpha: b - alpha * a, node="RsubBackward0", array_rules=True,
+_rsub = primitive("rsub", lambda a, b, *, alpha: b - int_scalar(alpha, a.dtype) * a, node="RsubBackward0",
+                  array_rules=True,
                   a=lambda g, alpha: g * -alpha,
                   b=lambda g: g)
-_rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - alpha * a, node="RsubBackward1", array_rules=True,
+_rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - int_scalar(alpha, a.dtype) * a,
+                         node="RsubBackward1", array_rules=True,
                          a=lambda g, alpha: g * -alpha)
 _mul = primitive("mul", lambda a, b: a * b, node="MulBackward0", array_rules=True,
                  a=lambda g, b: g * b,

@@ -25,7 +25,7 @@ __all__ = [
     "sgn", "rsqrt", "exp2", "expm1", "log2", "log10", "log1p", "asin", "acos", "atan", "sinh", "cosh",
     "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "logit",
     "erf", "erfc", "erfinv", "lgamma", "digamma", "polygamma", "floor", "ceil", "round", "trunc", "fix",
-    "frac", "nan_to_num", "sinc", "deg2rad", "rad2deg", "positive",
+    "frac", "nan_to_num", "sinc", "deg2rad", "rad2deg", "positive", "angle",
     # binary
     "floor_divide", "remainder", "fmod", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax",
     "fmin", "hypot", "lerp", "addcmul", "addcdiv", "xlogy", "copysign", "logaddexp", "logaddexp2",
@@ -152,6 +152,17 @@ def _sign_np(a):
 
 sgn, sgn_ = _unary("sgn", _sign_np, _zero_rule, policy="keep",
                    example="torch.sgn(torch.tensor([-2., 0., 3.])) -> tensor([-1.,  0.,  1.])")
+
+
+def _angle_np(a):
+    # the argument of a real number: pi below zero (-inf too), 0 at and above (-0 included), NaN kept
+    t = a.dtype.type
+    return np.where(np.isnan(a), a, np.where(a < 0, t(_PI), t(0))).astype(a.dtype, copy=False)
+
+
+# (real inputs: the derivative is zero, with no graph, as PyTorch's; torch has no angle_)
+angle, _ = _unary("angle", _angle_np, _zero_rule,
+                  example="torch.angle(torch.tensor([-2., 0., 3.])) -> tensor([3.1416, 0.0000, 0.0000])")
 rsqrt, rsqrt_ = _unary("rsqrt", lambda a: 1 / np.sqrt(a), lambda g, out: g * -0.5 * out * out * out,
                        example="torch.rsqrt(torch.tensor([4., 0.25])) -> tensor([0.5000, 2.0000])")
 exp2, exp2_ = _unary("exp2", lambda a: np.exp2(a), lambda g, out: g * out * _LN2,

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
+from . import _bessel_kernels as BK
 from . import _special_kernels as K
 from ._common import binary_operands, float_dtype_for, tensor_args
 from ._registry import apply, primitive
@@ -313,13 +314,16 @@ def special_gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None
 # (no rule: the output never requires grad, as in PyTorch)
 def _nodiff_unary(name: str, kernel, example: str):
     op = primitive(name, _f64fw(kernel), node="NotImplemented")
+    short = name.removeprefix("special_")
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+        if isinstance(input, Tensor) and input._data.dtype == np.float16:  # (PyTorch has no Half loop)
+            raise NotImplementedError(f"\"{short}_cpu\" not implemented for 'Half'")
         return _unary_call(op, name, input, out)
 
     fn.__name__ = fn.__qualname__ = name
     call, result = example.split(" -> ")
-    fn.__doc__ = (f"Elementwise ``{name.removeprefix('special_')}``; PyTorch does not differentiate it.\n\n"
+    fn.__doc__ = (f"Elementwise ``{short}``; PyTorch does not differentiate it.\n\n"
                   f">>> import retrograd as torch\n>>> {call}\n{result}\n")
     fn.op = op
     return fn
@@ -334,3 +338,25 @@ special_modified_bessel_i0 = _nodiff_unary(
 special_modified_bessel_i1 = _nodiff_unary(
     "special_modified_bessel_i1", K.modified_bessel_i1,
     "torch.special.modified_bessel_i1(torch.tensor([0.])) -> tensor([0.])")
+special_bessel_j0 = _nodiff_unary(
+    "special_bessel_j0", BK.bessel_j0, "torch.special.bessel_j0(torch.tensor([0.])) -> tensor([1.])")
+special_bessel_j1 = _nodiff_unary(
+    "special_bessel_j1", BK.bessel_j1, "torch.special.bessel_j1(torch.tensor([0.])) -> tensor([0.])")
+special_bessel_y0 = _nodiff_unary(
+    "special_bessel_y0", BK.bessel_y0, "torch.special.bessel_y0(torch.tensor([1.])) -> tensor([0.0883])")
+special_bessel_y1 = _nodiff_unary(
+    "special_bessel_y1", BK.bessel_y1, "torch.special.bessel_y1(torch.tensor([1.])) -> tensor([-0.7812])")
+special_modified_bessel_k0 = _nodiff_unary(
+    "special_modified_bessel_k0", BK.modified_bessel_k0,
+    "torch.special.modified_bessel_k0(torch.tensor([1.])) -> tensor([0.4210])")
+special_modified_bessel_k1 = _nodiff_unary(
+    "special_modified_bessel_k1", BK.modified_bessel_k1,
+    "torch.special.modified_bessel_k1(torch.tensor([1.])) -> tensor([0.6019])")
+special_scaled_modified_bessel_k0 = _nodiff_unary(
+    "special_scaled_modified_bessel_k0", BK.scaled_modified_bessel_k0,
+    "torch.special.scaled_modified_bessel_k0(torch.tensor([1.])) -> tensor([1.1445])")
+special_scaled_modified_bessel_k1 = _nodiff_unary(
+    "special_scaled_modified_bessel_k1", BK.scaled_modified_bessel_k1,
+    "torch.special.scaled_modified_bessel_k1(torch.tensor([1.])) -> tensor([1.6362])")
+special_airy_ai = _nodiff_unary(
+    "special_airy_ai", BK.airy_ai, "torch.special.airy_ai(torch.tensor([0.])) -> tensor([0.3550])")

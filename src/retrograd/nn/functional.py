@@ -167,13 +167,13 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
-    """value where x <= threshold, else x (backward node ThresholdBackward0)."""
+    """value where x <= threshold, else x (backward node ThresholdBackward0; in place ThresholdBackward1)."""
     if inplace:
         # a real in-place op: the node keeps the value x had (copying an out-of-place result into x
         # would leave that result's node reading the overwritten x)
         if input._data.dtype.kind == "b":
             raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
-        return _apply_inplace(_nn._threshold_op, input, (), {"threshold": threshold, "value": value})
+        return _apply_inplace(_nn._threshold_inplace_op, input, (), {"threshold": threshold, "value": value})
     return _nn.threshold(input, threshold, value)
 
 
