@@ -128,3 +128,22 @@ def _remove_cached_tensor(t) -> None:
 def _is_cached_tensor(t) -> bool:
     ref = _cached.get(id(t))
     return ref is not None and ref() is t
+
+
+def _is_alias_of(a, b) -> bool:
+    """True when tensors ``a`` and ``b`` share one storage (PyTorch's ``torch._C._is_alias_of``).
+
+    >>> import retrograd as torch
+    >>> x = torch.zeros(4)
+    >>> torch._C._is_alias_of(x, x[1:]), torch._C._is_alias_of(x, x.clone())
+    (True, False)
+    """
+    def root(arr):
+        while getattr(arr, "base", None) is not None:
+            arr = arr.base
+        return arr
+
+    return root(a._data) is root(b._data)
+
+
+__all__.append("_is_alias_of")

@@ -45,10 +45,13 @@ def write_out(name: str, result: Tensor, out, mode: str | Callable = "cast") -> 
     return _write_out(name, result, out)
 
 
-def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = None, grad_check: bool = True):
+def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = None, grad_check: bool = True,
+             tuple_mode: str = "cast"):
     """Give ``fn`` an ``out=`` keyword with PyTorch's rules.
 
     ``grad_name``: the name PyTorch's autograd error uses (the kernel's, e.g. ``cat`` for vstack).
+    ``tuple_mode``: the rule for each tensor of a tuple result (max/min's values and indices must
+    have exactly the result's dtypes: ``"same"``).
     """
     def deco(fn):
         @functools.wraps(fn)
@@ -68,8 +71,13 @@ def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = N
                     raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
             res = fn(*args, **kwargs)
             if isinstance(res, tuple):  # (values, indices): each into its own out tensor
+                if tuple_mode == "same":  # (all dtypes are checked before anything is written)
+                    for o, r in zip(out, res):
+                        if o.dtype is not r.dtype:
+                            raise RuntimeError(f"Expected out tensor to have dtype {_cpp(r.dtype)}, but got "
+                                               f"{_cpp(o.dtype)} instead")
                 for o, r in zip(out, res):
-                    write_out(name, r.detach(), o, "cast")
+                    write_out(name, r.detach(), o, tuple_mode)
                 return type(res)(tuple(out))
             return write_out(name, res.detach(), out, mode)
         return wrapper
@@ -113,3 +121,91 @@ def same_as_input(result: Tensor, out: Tensor) -> None:
         raise RuntimeError(f"Expected the dtype for input and out to match, but got {_type_name(result.dtype)} "
                            f"for input's dtype and {_type_name(out.dtype)} for out's dtype.")
 
+
+
+def _cpp(d) -> str:
+    from .linalg import CPP_NAMES
+
+    return CPP_NAMES.get(d.name, d.name)
+
+
+def reduce_out(name: str, *, float_result: bool = False, dim_required: bool = True):
+    """``out=`` for the ``dtype=`` reductions (sum, prod, mean, nansum) with PyTorch's rules.
+
+    Only the function takes ``out`` (the Tensor method does not), and only with a ``dim``: the
+    all-elements overload has none.  Without ``dtype=`` the reduction runs in ``out``'s dtype; with
+    one, ``out`` must have exactly that dtype.  ``float_result``: the natural result is floating
+    point (mean), so an ``out`` it cannot be cast to is refused.
+    """
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(input, *args, out=None, **kwargs):
+            if out is None:
+                return fn(input, *args, **kwargs)
+            from .linalg import _check_out
+
+            if dim_required and not args and kwargs.get("dim") is None:
+                raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, out=Tensor), "
+                                "but expected one of:\n * (Tensor input, *, torch.dtype dtype = None)\n")
+            _check_out(name, out, input)
+            dtype = kwargs.get("dtype")
+            if dtype is not None and dtype is not out.dtype:
+                raise RuntimeError(f"Expected out tensor to have dtype {_cpp(dtype)}, but got {_cpp(out.dtype)} "
+                                   "instead")
+            if dtype is None and float_result:
+                natural = D.get_default_dtype()  # (PyTorch's message names it even for a double input)
+                if not D.can_cast(natural, out.dtype):
+                    raise RuntimeError(f"result type {_type_name(natural)} can't be cast to the desired output "
+                                       f"type {_type_name(out.dtype)}")
+            if name == "nansum" and input.dtype.is_floating_point and not out.dtype.is_floating_point:
+                raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_type_name(out.dtype)}'")
+            kwargs["dtype"] = out.dtype
+            return write_out(name, fn(input, *args, **kwargs).detach(), out, "same")
+        wrapper.method_form = getattr(fn, "method_form", fn)  # (x.sum(0, out=...) is a TypeError in torch)
+        return wrapper
+    return deco
+
+
+def values_indices_out(name: str, style: str = "mode"):
+    """``out=(values, indices)`` for mode / median / nanmedian with a ``dim``: ``values`` must have
+    the input's dtype and ``indices`` int64, each refused with the op's own message (nanmedian's
+    checks name ``median``, as PyTorch's shared kernel does)."""
+    check_name = "median" if style == "median" else name
+    def check(input: Tensor, out) -> None:
+        values, indices = out
+        if values.dtype is not input.dtype:
+            if style == "mode":
+                raise RuntimeError(f"expected scalar type '{_type_name(input.dtype)}' but got "
+                                   f"'{_type_name(values.dtype)}' for values output")
+            raise RuntimeError(f"Expected tensor for 'values' to have the same type as tensor for argument #2 "
+                               f"'self'; but type torch.{_type_name(values.dtype)}Tensor does not equal "
+                               f"torch.{_type_name(input.dtype)}Tensor (while checking arguments for {check_name})")
+        if indices.dtype is not D.int64:
+            if style == "mode":
+                raise RuntimeError(f"expected scalar type 'Long' but got '{_type_name(indices.dtype)}' for "
+                                   "indices output")
+            raise RuntimeError(f"Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+                               f"torch.{_type_name(indices.dtype)}Tensor instead (while checking arguments for "
+                               f"{check_name})")
+
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(input, *args, out=None, **kwargs):
+            if out is None:
+                return fn(input, *args, **kwargs)
+            from .linalg import _check_out
+
+            if style != "mode" and not args and kwargs.get("dim") is None:
+                raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+            if not isinstance(out, (tuple, list)) or len(out) != 2:
+                raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+            for o in out:
+                _check_out(name, o, input)
+            check(input, out)
+            res = fn(input, *args, **kwargs)
+            for o, r in zip(out, res):
+                write_out(name, r.detach(), o, "same")
+            return type(res)(tuple(out))
+        wrapper.method_form = getattr(fn, "method_form", fn)
+        return wrapper
+    return deco

@@ -399,11 +399,13 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor: 
     tensor([0., 2., 1., 0.])
     """
     a = input._data
-    if a.dtype.kind != "f":
-        raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_tname(input)}\'')
     if bins <= 0:
         raise RuntimeError("torch.histogram(): bins must be > 0, but got %d for dimension 0" % bins)
     lo, hi = float(min), float(max)
+    if lo > hi:  # (checked before the dtype: integer inputs get this error too)
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if a.dtype.kind != "f":
+        raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_tname(input)}\'')
     if lo == hi and a.size:
         lo, hi = float(a.min()), float(a.max())  # NaN data gives a NaN range (an error below)
     if lo == hi:

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtype as _D
 from .._tensor import Tensor
 from ._common import grad_dtype, no_keepdim_without_dim, wrap_dims
+from ._out import reduce_out
 from ._registry import apply, primitive
 from .shape import expand_grad, reshape
 
@@ -22,8 +24,9 @@ def unsqueeze_dims(g: Tensor, dims: tuple, keepdim: bool, in_shape) -> Tensor:
 
 
 def _sum_dtype(a: np.ndarray):
-    # Integer and bool sums accumulate in int64, as in PyTorch.
-    return np.int64 if a.dtype.kind in "iub" else None
+    # Integers and bools arrive already cast to the result type (int64 unless dtype= says otherwise,
+    # see _cast_for): keep it, where NumPy would widen small ints to the platform int by itself.
+    return a.dtype if a.dtype.kind in "iub" else None
 
 
 # (np.add.reduce is what ndarray.sum calls, without its Python wrapper: it shows on small arrays)
@@ -74,10 +77,17 @@ def _dims_or_all(dim, ndim: int) -> tuple:
     return dims if ndim else ()  # a 0-d tensor accepts dim 0 / -1 and reduces nothing
 
 
+_INT64 = _D.int64
+
+
 def _cast_for(input: Tensor, dtype):
-    return None if dtype is None else grad_dtype(input, dtype)
+    """The dtype a sum-like reduction computes in: ``dtype=``, else int64 for integers and bool."""
+    if dtype is None:
+        return _INT64 if input._data.dtype.kind in "iub" else None
+    return grad_dtype(input, dtype)
 
 
+@reduce_out("sum")
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum of all elements, or over ``dim`` (int or tuple); integers sum in int64.
 
@@ -92,6 +102,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     return apply(_sum_dim, (input,), {"dims": dims, "keepdim": bool(keepdim)}, _cast_for(input, dtype))
 
 
+@reduce_out("mean", float_result=True, dim_required=False)
 def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Mean of all elements or over ``dim``; floating point only, like PyTorch."""
     if dim is None:

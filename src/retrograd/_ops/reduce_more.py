@@ -20,7 +20,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode
 from . import _stl_order as _stl
 from ._common import float_dtype_for, grad_dtype, no_keepdim_without_dim, wrap_dim, wrap_dims
-from ._out import float_out, need_dtype, same_as_input, with_out
+from ._out import float_out, reduce_out, same_as_input, values_indices_out, with_out
 from ._registry import apply, apply_inplace, primitive
 from .indexing_more import _along, gather_backward, masked_fill
 from .pointwise import exp
@@ -277,7 +277,7 @@ def _max_min(input: Tensor, dim, keepdim: bool, largest: bool):
     return _values_indices(RT.max if largest else RT.min, _max_dim if largest else _min_dim, input, d, idx, keepdim)
 
 
-@with_out("max", _max_out)
+@with_out("max", _max_out, tuple_mode="same")
 def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     """``max(x)``: the largest element; ``max(x, dim)``: ``(values, indices)``; ``max(x, y)``: elementwise.
 
@@ -288,7 +288,7 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     return _max_min(input, dim, keepdim, True)
 
 
-@with_out("min", _max_out)
+@with_out("min", _max_out, tuple_mode="same")
 def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     """``min(x)``, ``min(x, dim)`` -> ``(values, indices)``, or elementwise ``min(x, y)``."""
     return _max_min(input, dim, keepdim, False)
@@ -324,7 +324,7 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 
 # ---------------------------------------------------------------- prod
 def _prod_dtype(a):
-    return np.int64 if a.dtype.kind in "iub" else None
+    return a.dtype if a.dtype.kind in "iub" else None  # (the caller casts integers to int64, see _cum_dtype)
 
 
 _prod_all = primitive("prod", lambda a: np.asarray(np.prod(a, dtype=_prod_dtype(a))), node="ProdBackward0",
@@ -376,6 +376,7 @@ def _prod_dim_bw(g: Tensor, a: Tensor, out: Tensor, dim: int, keepdim: bool) -> 
     return _prod_safe_zeros_bw(gu, a, dim)
 
 
+@reduce_out("prod")
 def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Product of all elements or along one ``dim`` (integers multiply in int64); zeros handled exactly.
 
@@ -383,7 +384,7 @@ def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype=
     >>> torch.tensor([[1., 2.], [3., 4.]]).prod(1)
     tensor([ 2., 12.])
     """
-    dtype = grad_dtype(input, dtype)
+    dtype = _cum_dtype(input, dtype)
     if dim is None:
         no_keepdim_without_dim("prod", keepdim, "int dim")
         return apply(_prod_all, (input,), None, dtype)
@@ -398,7 +399,9 @@ def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype=
 # ---------------------------------------------------------------- cumulative ops
 def _cum_fw(f, from_zero=False):
     def fw(a, *, dim):
-        dt = np.int64 if a.dtype.kind in "iub" else None
+        # integers keep the dtype they arrive in (the callers cast to int64 when no dtype= was
+        # given): numpy would widen int8/int16/int32 to the platform int on its own
+        dt = a.dtype if a.dtype.kind in "iub" else None
         if a.ndim == 0:
             r = a.astype(dt or a.dtype, copy=True)
         else:
@@ -462,7 +465,14 @@ def cumsum(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     """
     if out is not None:
         return _cum_out(cumsum, "cumsum", input, dim, dtype, out)
-    return apply(_cumsum, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, grad_dtype(input, dtype))
+    return apply(_cumsum, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, _cum_dtype(input, dtype))
+
+
+def _cum_dtype(input: Tensor, dtype):
+    """The dtype cumsum/cumprod compute in: ``dtype=`` if given, else int64 for integers and bool."""
+    if dtype is not None:
+        return grad_dtype(input, dtype)
+    return D.int64 if input._data.dtype.kind in "iub" else None
 
 
 def _cum_out(fn, name: str, input: Tensor, dim, dtype, out) -> Tensor:
@@ -480,7 +490,7 @@ def cumprod(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     """Running product along ``dim``; the gradient is exact with zeros in the input."""
     if out is not None:
         return _cum_out(cumprod, "cumprod", input, dim, dtype, out)
-    return apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, grad_dtype(input, dtype))
+    return apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, _cum_dtype(input, dtype))
 
 
 def _cum_inplace(op, name: str, self: Tensor, dim, dtype) -> Tensor:
@@ -732,6 +742,11 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtyp
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
         p = 2
     dims = _red_dims(dim, input._data.ndim)
+    if out is not None:  # (linalg.vector_norm carries PyTorch's out= rules)
+        from .linalg import _check_out
+
+        _check_out("linalg_vector_norm", out, input)
+        return linalg.vector_norm(input, p, dims, keepdim, dtype=dtype, out=out)
     return linalg.vector_norm(input, p, dims, keepdim, dtype=dtype)
 
 
@@ -747,13 +762,22 @@ def _logical(input: Tensor, dim, keepdim: bool, f) -> Tensor:
     return _wrap(r.astype(np.uint8) if a.dtype == np.uint8 else r.astype(bool, copy=False), False, None, 0)
 
 
-@with_out("all", need_dtype(lambda o: f"all only supports bool tensor for result, got: {_scalar_name(o)}", D.bool), grad_check=False)
-def all(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+def _logical_out(name: str):
+    """all/any ``out=``: bool, or uint8 when the input (hence the result) is uint8."""
+    def check(result: Tensor, out: Tensor) -> None:
+        if out.dtype is not D.bool and out.dtype is not result.dtype:
+            raise RuntimeError(f"{name} only supports bool tensor for result, got: {_scalar_name(out)}")
+    return check
+
+
+@with_out("all", _logical_out("all"), grad_check=False)
+def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """True when every element (over ``dim``) is non-zero (uint8 in, uint8 out)."""
     return _logical(input, dim, keepdim, np.all)
 
 
-def any(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+@with_out("any", _logical_out("any"), grad_check=False)
+def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """True when some element (over ``dim``) is non-zero (uint8 in, uint8 out)."""
     return _logical(input, dim, keepdim, np.any)
 
@@ -766,14 +790,16 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:
 
 # ---------------------------------------------------------------- NaN-aware sum / mean
 _nansum = primitive("nansum", lambda a, *, dims, keepdim: np.asarray(np.nansum(
-    a, axis=dims, keepdims=keepdim, dtype=np.int64 if a.dtype.kind in "iub" else None)), node="NansumBackward0",
+    a, axis=dims, keepdims=keepdim, dtype=a.dtype if a.dtype.kind in "iub" else None)),
+    node="NansumBackward0",
     a=lambda g, a, dims, keepdim: unsqueeze_dims(g, dims, keepdim, a.shape) * (a == a))
 
 
+@reduce_out("nansum", dim_required=False)
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum treating NaN as zero."""
     dims = _red_dims(dim, input._data.ndim)
-    return apply(_nansum, (input,), {"dims": dims, "keepdim": bool(keepdim)}, grad_dtype(input, dtype))
+    return apply(_nansum, (input,), {"dims": dims, "keepdim": bool(keepdim)}, _cum_dtype(input, dtype))
 
 
 @with_out("nanmean", _nanmean_out, grad_name="nansum")
@@ -852,7 +878,8 @@ def _median_dim(input: Tensor, dim, keepdim: bool, ignore_nan: bool):
     return _values_indices(cls, op, input, d, idx, keepdim)
 
 
-def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *, out=None):
+@values_indices_out("median", "median")
+def median(input: Tensor, dim: int | None = None, keepdim: bool = False):
     """Lower median of all elements, or ``(values, indices)`` along ``dim``; NaN propagates."""
     if dim is None:
         if input._data.dtype == np.bool_:
@@ -861,7 +888,8 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *, out=
     return _median_dim(input, dim, keepdim, False)
 
 
-def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False, *, out=None):
+@values_indices_out("nanmedian", "median")
+def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False):
     """Median ignoring NaN (all-NaN slices give NaN), or ``(values, indices)`` along ``dim``."""
     if dim is None:
         if input._data.dtype == np.bool_:
@@ -928,6 +956,7 @@ def _mode_index(row: np.ndarray) -> int:
     return int(best_i)
 
 
+@values_indices_out("mode")
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     """Most frequent value along ``dim`` (smallest on ties) and the index PyTorch reports for it,
     as ``(values, indices)``.

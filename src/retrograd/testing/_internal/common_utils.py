@@ -444,3 +444,42 @@ def gcIfJetson(fn):
 
 
 __all__ += ["swap", "dtype2prec_DONTUSE", "gcIfJetson"]
+
+
+def do_test_empty_full(self, dtypes, layout, device) -> None:
+    """Check the creation functions (empty, full, zeros, ones and their ``new_*`` / ``*_like``
+    forms) give the requested shape, dtype, layout, device and ``requires_grad`` for each dtype.
+
+    ``self`` is the running TestCase (PyTorch's helper of the same name is called the same way).
+    """
+    import retrograd as torch
+
+    shape = torch.Size([2, 3])
+
+    def check(t, dtype, value=None, requires_grad=False):
+        self.assertEqual(shape, t.shape)
+        self.assertIs(dtype, t.dtype)
+        self.assertIs(layout, t.layout)
+        self.assertEqual(torch.device(device).type, t.device.type)
+        self.assertEqual(requires_grad, t.requires_grad)
+        if value is not None:
+            self.assertEqual(t, torch.full(shape, value, dtype=dtype))
+
+    for dtype in dtypes:
+        rg = dtype.is_floating_point
+        kw = dict(dtype=dtype, layout=layout, device=device)
+        check(torch.empty(shape, **kw), dtype)
+        check(torch.zeros(shape, **kw), dtype, 0)
+        check(torch.ones(shape, **kw), dtype, 1)
+        check(torch.full(shape, 1, **kw), dtype, 1)
+        check(torch.empty(shape, requires_grad=rg, **kw), dtype, None, rg)
+        base = torch.zeros(shape, **kw)
+        check(torch.empty_like(base), dtype)
+        check(torch.full_like(base, 1), dtype, 1)
+        check(base.new_empty(shape), dtype)
+        check(base.new_zeros(shape), dtype, 0)
+        check(base.new_ones(shape), dtype, 1)
+        check(base.new_full(shape, 1), dtype, 1)
+
+
+__all__.append("do_test_empty_full")
