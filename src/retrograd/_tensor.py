@@ -682,30 +682,15 @@ class Tensor:
     # ------------------------------------------------------------------ dtype / device moves
     def to(self, *args, **kwargs) -> "Tensor":
         """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; copy only when needed."""
-        dtype = D.as_dtype(kwargs.get("dtype"))
-        copy = kwargs.get("copy", False)
-        check_device(kwargs.get("device"))
-        fmt = kwargs.get("memory_format")
+        from ._to_args import parse_to_args
+
+        dtype, copy, fmt = parse_to_args(args, kwargs)
         if fmt is not None and fmt is not _layout.preserve_format:
             # (a layout change first, then the dtype cast keeps the new strides)
             _layout.check_memory_format("to", fmt)
-            kwargs = {k: v for k, v in kwargs.items() if k != "memory_format"}
-            if self._data.strides == _layout.format_strides(self._data, fmt):
-                return self.to(*args, **kwargs)  # already laid out so: no copy, as in torch
-            return self.clone(memory_format=fmt).to(*args, **kwargs)
-        for a in args:
-            if isinstance(a, D.dtype) or a in D._PY_TYPES:  # (float / int / bool: float64 / int64 / bool)
-                dtype = D.as_dtype(a)
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, (str, device)):
-                check_device(a)
-            elif a is None:
-                continue
-            elif isinstance(a, int) and not isinstance(a, bool):  # a device index: an accelerator's
-                raise RuntimeError("Cannot access accelerator device when none is available.")
-            else:
-                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+            if self._data.strides != _layout.format_strides(self._data, fmt):
+                return self.clone(memory_format=fmt).to(dtype)
+            # already laid out so: no copy, as in torch
         if dtype is None or dtype.np == self._data.dtype:
             return self.clone() if copy else self
         from . import _ops

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._common import grad_dtype, no_keepdim_without_dim, wrap_dims
+from ._common import grad_dtype, no_keepdim_without_dim, requested_dtype, wrap_dims
 from ._registry import apply, primitive
 from .shape import expand_grad, reshape
 
@@ -87,9 +87,11 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     """
     if dim is None:
         no_keepdim_without_dim("sum", keepdim)
-        return apply(_sum_all, (input,), None, _cast_for(input, dtype))
-    dims = _dims_or_all(dim, input._data.ndim)
-    return apply(_sum_dim, (input,), {"dims": dims, "keepdim": bool(keepdim)}, _cast_for(input, dtype))
+        r = apply(_sum_all, (input,), None, _cast_for(input, dtype))
+    else:
+        dims = _dims_or_all(dim, input._data.ndim)
+        r = apply(_sum_dim, (input,), {"dims": dims, "keepdim": bool(keepdim)}, _cast_for(input, dtype))
+    return r if dtype is None else requested_dtype(r, dtype)
 
 
 def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

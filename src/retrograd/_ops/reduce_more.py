@@ -19,7 +19,7 @@ from .. import return_types as RT
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from . import _stl_order as _stl
-from ._common import float_dtype_for, grad_dtype, no_keepdim_without_dim, wrap_dim, wrap_dims
+from ._common import float_dtype_for, grad_dtype, no_keepdim_without_dim, requested_dtype, wrap_dim, wrap_dims
 from ._out import float_out, need_dtype, same_as_input, with_out
 from ._registry import apply, apply_inplace, primitive
 from .indexing_more import _along, gather_backward, masked_fill
@@ -386,13 +386,13 @@ def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype=
     dtype = grad_dtype(input, dtype)
     if dim is None:
         no_keepdim_without_dim("prod", keepdim, "int dim")
-        return apply(_prod_all, (input,), None, dtype)
+        return requested_dtype(apply(_prod_all, (input,), None, dtype), dtype)
     if not isinstance(dim, (int, np.integer)):
         raise TypeError(f"prod() received an invalid combination of arguments - got ({type(dim).__name__}), but "
                         "expected one of:\n * (*, torch.dtype dtype = None)\n"
                         " * (int dim, bool keepdim = False, *, torch.dtype dtype = None)\n")
     d = wrap_dim(dim, input._data.ndim)
-    return apply(_prod_dim, (input,), {"dim": d, "keepdim": bool(keepdim)}, dtype)
+    return requested_dtype(apply(_prod_dim, (input,), {"dim": d, "keepdim": bool(keepdim)}, dtype), dtype)
 
 
 # ---------------------------------------------------------------- cumulative ops
@@ -462,7 +462,15 @@ def cumsum(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     """
     if out is not None:
         return _cum_out(cumsum, "cumsum", input, dim, dtype, out)
-    return apply(_cumsum, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, grad_dtype(input, dtype))
+    _no_bool_cum("cumsum", dtype)
+    return requested_dtype(apply(_cumsum, (input,), {"dim": wrap_dim(dim, input._data.ndim)},
+                                 grad_dtype(input, dtype)), dtype)
+
+
+def _no_bool_cum(name: str, dtype) -> None:
+    # PyTorch runs cumsum/cumprod(dtype=) through its out= kernel, which has no bool version.
+    if dtype is D.bool:
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
 
 
 def _cum_out(fn, name: str, input: Tensor, dim, dtype, out) -> Tensor:
@@ -480,7 +488,9 @@ def cumprod(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     """Running product along ``dim``; the gradient is exact with zeros in the input."""
     if out is not None:
         return _cum_out(cumprod, "cumprod", input, dim, dtype, out)
-    return apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, grad_dtype(input, dtype))
+    _no_bool_cum("cumprod", dtype)
+    return requested_dtype(apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)},
+                                 grad_dtype(input, dtype)), dtype)
 
 
 def _cum_inplace(op, name: str, self: Tensor, dim, dtype) -> Tensor:
@@ -741,8 +751,8 @@ def _logical(input: Tensor, dim, keepdim: bool, f) -> Tensor:
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         r = a != 0
     else:
-        dims = tuple(range(a.ndim)) if dim is None else wrap_dims(dim, a.ndim)
-        r = f(a, axis=dims, keepdims=bool(keepdim))
+        dims = _red_dims(dim, a.ndim)
+        r = f(a, axis=dims, keepdims=bool(keepdim)) if dims else a != 0
     r = np.asarray(r)
     return _wrap(r.astype(np.uint8) if a.dtype == np.uint8 else r.astype(bool, copy=False), False, None, 0)
 
@@ -773,7 +783,8 @@ _nansum = primitive("nansum", lambda a, *, dims, keepdim: np.asarray(np.nansum(
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Sum treating NaN as zero."""
     dims = _red_dims(dim, input._data.ndim)
-    return apply(_nansum, (input,), {"dims": dims, "keepdim": bool(keepdim)}, grad_dtype(input, dtype))
+    return requested_dtype(apply(_nansum, (input,), {"dims": dims, "keepdim": bool(keepdim)},
+                                 grad_dtype(input, dtype)), dtype)
 
 
 @with_out("nanmean", _nanmean_out, grad_name="nansum")
