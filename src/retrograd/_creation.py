@@ -371,8 +371,10 @@ def _check_ragged(data) -> None:
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
-    return _finish(np.array(s, dtype=(dtype or D.get_default_dtype()).np), requires_grad)
+    dtype = D.as_dtype(dtype) or D.get_default_dtype()  # (float / int / bool name float64 / int64 / bool)
+    from ._ops._common import checked_scalar  # (-5 wraps into uint8 as 251; 300 is refused, as in torch)
+
+    return _finish(np.array(checked_scalar(s, dtype), dtype=dtype.np), requires_grad)
 
 
 def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
@@ -571,19 +573,38 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         dtype = D.int64 if all(isinstance(v, (int, np.integer, np.bool_)) for v in vals) else D.get_default_dtype()
     if dtype is D.bool_:
         raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
-    if vals[2] == 0:
+    start, end, step = vals
+    if not (step > 0 or step < 0):  # (NaN too)
         raise RuntimeError("step must be nonzero")
-    if not dtype.is_floating_point and int(vals[2]) == 0:
-        raise ValueError("step must be nonzero")
-    for v in vals[:2]:
+    for v in (start, end):
         if v != v or abs(v) == float("inf"):
-            raise RuntimeError(f"unsupported range: {vals[0]} -> {vals[1]}")
-    if (vals[1] - vals[0]) * vals[2] < 0:
+            raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    n = int(np.ceil((vals[1] - vals[0]) / vals[2]))
-    data = (vals[0] + np.arange(max(n, 0), dtype=np.float64) * vals[2]).astype(dtype.np) \
-        if dtype.is_floating_point else np.arange(vals[0], vals[1], vals[2]).astype(dtype.np)
+    if dtype.is_floating_point:
+        n = int(np.ceil((end - start) / step))
+        data = (start + np.arange(max(n, 0), dtype=np.float64) * step).astype(dtype.np)
+    else:
+        data = _int_arange(start, end, step, dtype)
     return _finish(data, requires_grad)
+
+
+def _int_arange(start, end, step, dtype: D.dtype) -> np.ndarray:
+    """arange for an integer dtype, as PyTorch counts it: the values are
+    ``int(start) + i * int(step)`` (each truncated toward zero, then wrapped into the dtype).
+    int64 also takes the length from the truncated bounds; the narrower types take it from
+    the original ones, so ``arange(0.5, 3.7, 0.6, dtype=torch.int32)`` is six zeros."""
+    ts, te, tst = int(start), int(end), int(step)
+    if dtype is D.int64:
+        if tst == 0:
+            raise ValueError("step must be nonzero")
+        num = te - ts + tst - ((tst > 0) - (tst < 0))
+        n = abs(num) // abs(tst) * (1 if (num >= 0) == (tst > 0) else -1)  # C's truncating division
+    else:
+        n = int(np.ceil((float(end) - float(start)) / float(step)))
+    idx = np.arange(max(n, 0), dtype=np.int64)
+    with np.errstate(over="ignore"):
+        return (np.array(ts).astype(np.int64) + idx * np.int64(tst)).astype(dtype.np)
 
 
 @_factory_out("linspace")
@@ -595,7 +616,23 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=F
         raise RuntimeError("number of steps must be non-negative")
     if dtype is D.bool_:
         raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
-    return _finish(np.linspace(float(start), float(end), int(steps)).astype(_dt(dtype).np), requires_grad)
+    dt = _dt(dtype)
+    steps = int(steps)
+    if dt.is_floating_point or steps < 2:
+        data = np.linspace(float(start), float(end), steps)
+        if not dt.is_floating_point:  # (one step: start itself, truncated)
+            data = np.array([int(float(start))] * steps, dtype=np.int64)
+        return _finish(data.astype(dt.np), requires_grad)
+    # integer dtypes (PyTorch's kernel): start and end are converted to the dtype first
+    # (truncated, wrapped), the step is a double, and the second half counts back from end
+    from ._ops._common import checked_scalar  # (-3 wraps into uint8; -2.7 is refused, as in torch)
+
+    s, e = (float(np.array(checked_scalar(v.item() if isinstance(v, Tensor) else v, dt), dtype=dt.np))
+            for v in (start, end))
+    step = (e - s) / (steps - 1)
+    idx = np.arange(steps)
+    data = np.where(idx < steps // 2, s + step * idx, e - step * (steps - idx - 1))
+    return _finish(np.trunc(data).astype(np.int64).astype(dt.np), requires_grad)
 
 
 @_factory_out("logspace")
@@ -898,8 +935,10 @@ def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, m
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
-    return _finish(np.full(input._data.shape, fill_value, dtype=_like(input, dtype).np), requires_grad)
+    dtype = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
+    from ._ops._common import checked_scalar
+
+    return _finish(np.full(input._data.shape, checked_scalar(fill_value, dtype), dtype=dtype.np), requires_grad)
 
 
 def rand_like(input: Tensor, *, generator=None, dtype=None, device=None, requires_grad=False,

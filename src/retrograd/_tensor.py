@@ -682,33 +682,21 @@ class Tensor:
     # ------------------------------------------------------------------ dtype / device moves
     def to(self, *args, **kwargs) -> "Tensor":
         """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; copy only when needed."""
-        dtype = D.as_dtype(kwargs.get("dtype"))
-        copy = kwargs.get("copy", False)
-        check_device(kwargs.get("device"))
-        fmt = kwargs.get("memory_format")
+        from ._to_args import parse_to_args
+
+        dtype, copy, fmt = parse_to_args(args, kwargs)
         if fmt is not None and fmt is not _layout.preserve_format:
             # (a layout change first, then the dtype cast keeps the new strides)
             _layout.check_memory_format("to", fmt)
-            kwargs = {k: v for k, v in kwargs.items() if k != "memory_format"}
-            same = self.to(*args, **kwargs)
+            same = self._to_dtype(dtype, copy)
             if same is self and _layout.suggest_format(self._data) is fmt:
                 return self  # PyTorch aliases when nothing changes and the strides suggest ``fmt``
             if self._data.strides == _layout.format_strides(self._data, fmt):
                 return same  # already laid out so: no copy, as in torch
-            return self.clone(memory_format=fmt).to(*args, **kwargs)
-        for a in args:
-            if isinstance(a, D.dtype) or a in D._PY_TYPES:  # (float / int / bool: float64 / int64 / bool)
-                dtype = D.as_dtype(a)
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, (str, device)):
-                check_device(a)
-            elif a is None:
-                continue
-            elif isinstance(a, int) and not isinstance(a, bool):  # a device index: an accelerator's
-                raise RuntimeError("Cannot access accelerator device when none is available.")
-            else:
-                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+            return self.clone(memory_format=fmt)._to_dtype(dtype, False)
+        return self._to_dtype(dtype, copy)
+
+    def _to_dtype(self, dtype, copy: bool) -> "Tensor":
         if dtype is None or dtype.np == self._data.dtype:
             return self.clone() if copy else self
         from . import _ops

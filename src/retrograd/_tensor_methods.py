@@ -70,7 +70,17 @@ def _sum_to_size(self, *size):
     if not ok:
         raise RuntimeError(f"size {{[{', '.join(map(str, shape))}]}} is not expandable to size "
                            f"{{[{', '.join(map(str, have))}]}}.")
-    return O.sum_to(self, shape)
+    # PyTorch's sum_to: an equal shape is self itself; otherwise a keepdim sum (int64 for
+    # integer and bool inputs) over the leading and the size-1 dims, then a view without
+    # the leading ones
+    if not have:
+        return O.sum(self)
+    if shape == have:
+        return self
+    lead = len(have) - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
+    r = O.sum(self, dims, keepdim=True)
+    return r.view(shape) if lead else r
 
 
 Tensor.sum_to_size = _sum_to_size

@@ -244,6 +244,19 @@ def grad_dtype(input: Tensor, dtype):
     return dtype
 
 
+def requested_dtype(r: Tensor, dtype) -> Tensor:
+    """An accumulating op's result in the ``dtype=`` the caller asked for.
+
+    Integer and bool inputs accumulate in int64 (PyTorch's default); an explicit integral or
+    bool ``dtype=`` keeps that type instead (``sum(x, dtype=torch.int8)`` wraps like int8).
+    Wrapping the int64 result afterwards gives the same bits, because sums and products
+    modulo 2**64 agree modulo 2**8 .. 2**32.  Such results never require grad (see grad_dtype).
+    """
+    if dtype is not None and r._data.dtype != dtype.np:
+        return _wrap(r._data.astype(dtype.np), False, None, 0)
+    return r
+
+
 def no_keepdim_without_dim(name: str, keepdim, dim_doc: str = "tuple of ints dim") -> None:
     """``x.sum(keepdim=True)`` (no dim) matches none of PyTorch's signatures: its TypeError."""
     if keepdim:

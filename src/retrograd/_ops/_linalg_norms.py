@@ -73,7 +73,8 @@ def _max_min(x: Tensor, dim: int, keepdim: bool, largest: bool, shown_dim: int |
 
 # ---------------------------------------------------------------- norms
 def _vector_norm_fw(x, *, ord, dims, keepdim):
-    a = np.abs(x)
+    # float16 accumulates in float32, as PyTorch's kernels do (|x| ** ord overflows half early)
+    a = np.abs(x.astype(np.float32) if x.dtype == np.float16 else x)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         if ord == 2:
             r = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
@@ -123,12 +124,14 @@ def _norm_dims(dim, ndim: int):
     if dim is None:
         return None
     if isinstance(dim, (int, np.integer)):
-        return (wrap_dim(dim, ndim),)
+        d = wrap_dim(dim, ndim)  # (checks the range; a 0-d tensor accepts 0 and -1)
+        return (d,) if ndim else None
     dims = tuple(wrap_dim(d, ndim) for d in dim)
     if len(set(dims)) != len(dims):
         d = next(d for d in dims if dims.count(d) > 1)
         raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return tuple(sorted(dims)) if dims else None
+    # reducing a 0-d tensor over its accepted dim 0 / -1 is reducing over all (none) of its dims
+    return tuple(sorted(dims)) if dims and ndim else None
 
 
 @out_arg

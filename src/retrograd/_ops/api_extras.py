@@ -410,6 +410,8 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
     nd = input.ndim
     dims = list(range(nd)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
     dims = [wrap_dim(d, nd) for d in dims]
+    if spacing is None:  # (PyTorch's default, spelled out)
+        spacing = 1
     if isinstance(spacing, (list, tuple)):
         if len(spacing) != len(dims):
             if dim is None:

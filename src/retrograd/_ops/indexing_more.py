@@ -52,6 +52,8 @@ def _np_index(index, name: str) -> np.ndarray:
     if dt != np.int64:
         kind = name.rstrip("_")
         kind = "scatter" if kind.startswith("scatter") else kind
+        if not arr.size and kind in ("gather", "scatter"):  # PyTorch checks their dtype only when used
+            return arr.astype(np.int64)
         int32_ok, exc, msg = _INDEX_DTYPE_ERR[kind]
         if not (int32_ok and dt == np.int32):
             from .. import _dtype as D
@@ -71,18 +73,29 @@ def _along(index: np.ndarray, dim: int) -> tuple:
     return tuple(key)
 
 
+def _1d(a: np.ndarray) -> np.ndarray:
+    """A 0-d array as one element (gather / scatter treat a 0-d tensor or index as size 1)."""
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def _lead(src: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """The block of ``src`` that ``index`` addresses (src may be larger than index)."""
+    return _1d(src)[tuple(slice(0, n) for n in index.shape)]
+
+
 def _gather_np(a, dim, index):
-    if a.ndim == 0:
-        return a.copy()
-    return a[_along(index, dim)]
+    if not index.size:
+        return np.zeros(index.shape, dtype=a.dtype)
+    return _1d(a)[_along(_1d(index), dim)].reshape(index.shape)
 
 
 def _gather_bw_np(grad, *, shape, dim, index):
-    out = np.zeros(shape, dtype=grad.dtype)
-    if out.ndim == 0:
-        return out + grad
-    np.add.at(out, _along(index, dim), grad)
-    return out
+    out = np.zeros(tuple(shape) or (1,), dtype=grad.dtype)
+    if not index.size:
+        return out.reshape(shape)
+    ix = _1d(index)
+    np.add.at(out, _along(ix, dim), grad.reshape(ix.shape))
+    return out.reshape(shape)
 
 
 _gather = primitive("gather", lambda a, *, dim, index: _gather_np(a, dim, index), node="GatherBackward0",
@@ -99,6 +112,8 @@ def gather_backward(g: Tensor, shape, dim: int, index: np.ndarray) -> Tensor:
 def _check_gather(name: str, input: Tensor, dim: int, index: np.ndarray, src_shape=None) -> int:
     nd = max(input._data.ndim, 1)
     d = wrap_dim(dim, input._data.ndim)
+    if not index.size:  # PyTorch checks nothing else for an empty index (its shape may be any)
+        return d
     ishape = input._data.shape or (1,)
     if index.ndim != input._data.ndim and not (index.ndim <= 1 and input._data.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
@@ -142,14 +157,21 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
 
 @with_out("take_along_dim", "same", grad_name="gather")
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None, *, out=None) -> Tensor:
-    """``gather`` with NumPy's take_along_axis broadcasting; ``dim=None`` works on the flattened input."""
+    """``gather`` with NumPy's take_along_axis broadcasting; ``dim=None`` works on the flattened input.
+
+    Along a ``dim``, indices wrap modulo its size (``-1`` is the last element), as in PyTorch.
+
+    >>> import retrograd as torch
+    >>> torch.take_along_dim(torch.tensor([[1., 2., 3.]]), torch.tensor([[-1, 0]]), 1)
+    tensor([[3., 1.]])
+    """
+    if dim is None:  # (PyTorch: a plain gather of the flattened tensors, with gather's checks)
+        return gather(reshape(input, (-1,)), 0, reshape(to_tensor(indices), (-1,)))
     if isinstance(indices, Tensor) and indices._data.dtype != np.int64:
         from .._tensor import _scalar_type_name
 
         raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{_scalar_type_name(indices.dtype)}")
-    if dim is None:
-        return gather(reshape(input, (-1,)), 0, reshape(to_tensor(indices), (-1,)))
     d = wrap_dim(dim, input._data.ndim)
     ish, xsh = list(input._data.shape), list(indices._data.shape)
     if len(ish) != len(xsh):
@@ -164,24 +186,27 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None, *, ou
     in_shape, ix_shape = list(common), list(common)
     in_shape[d], ix_shape[d] = ish[d], xsh[d]
     x = input if tuple(in_shape) == tuple(ish) else expand(input, in_shape)
-    ix = indices if tuple(ix_shape) == tuple(xsh) else _const(np.broadcast_to(indices._data, ix_shape))
-    return gather(x, d, ix)
+    ix = np.broadcast_to(indices._data, ix_shape)
+    if ish and ish[d] and ix.size and (ix.min() < 0 or ix.max() >= ish[d]):
+        ix = np.remainder(ix, ish[d])
+    return gather(x, d, _const(ix))
 
 
 def _scatter_src_np(a, src, *, dim, index):
-    out = a.copy()
-    if out.ndim == 0:
-        return np.asarray(src, dtype=a.dtype).reshape(()).copy() if index.size else out
-    out[_along(index, dim)] = src[tuple(slice(0, s) for s in index.shape)]
-    return out
+    if not index.size:
+        return a.copy()
+    out = _1d(a).copy()
+    ix = _1d(index)
+    out[_along(ix, dim)] = _lead(src, ix)
+    return out.reshape(a.shape)
 
 
 def _scatter_value_np(a, *, dim, index, value):
-    out = a.copy()
-    if out.ndim == 0:
-        return np.full((), value, dtype=a.dtype) if index.size else out
-    out[_along(index, dim)] = value
-    return out
+    if not index.size:
+        return a.copy()
+    out = _1d(a).copy()
+    out[_along(_1d(index), dim)] = value
+    return out.reshape(a.shape)
 
 
 def _embed_np(grad, *, shape):
@@ -231,11 +256,13 @@ def _not_implemented(name: str, exc=RuntimeError):
 
 
 def _scatter_legacy_np(a, src, *, dim, index, reduce):
-    out = a.copy()
-    key = _along(index, dim)
-    vals = src[tuple(slice(0, s) for s in index.shape)] if src.ndim else np.broadcast_to(src, index.shape)
-    (np.add if reduce == "add" else np.multiply).at(out, key, vals)
-    return out
+    if not index.size:
+        return a.copy()
+    out = _1d(a).copy()
+    ix = _1d(index)
+    vals = _lead(src, ix) if src.ndim else np.broadcast_to(src, ix.shape)  # (0-d src: a value)
+    (np.add if reduce == "add" else np.multiply).at(out, _along(ix, dim), vals)
+    return out.reshape(a.shape)
 
 
 # PyTorch has no derivative for scatter(..., reduce=): the node says so when reached.
@@ -292,11 +319,12 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
 
 
 def _scatter_add_np(a, src, *, dim, index):
-    out = a.copy()
-    if out.ndim == 0:
-        return out + src.reshape(()) if index.size else out
-    np.add.at(out, _along(index, dim), src[tuple(slice(0, s) for s in index.shape)])
-    return out
+    if not index.size:
+        return a.copy()
+    out = _1d(a).copy()
+    ix = _1d(index)
+    np.add.at(out, _along(ix, dim), _lead(src, ix))
+    return out.reshape(a.shape)
 
 
 _scatter_add = primitive("scatter_add", _scatter_add_np, node="ScatterAddBackward0",
@@ -337,9 +365,13 @@ def _identity(reduce: str, dtype):
 
 def _scatter_reduce_np(a, src, *, dim, index, reduce, include_self):
     reduce = _REDUCE_ALIASES.get(reduce, reduce)
+    if not index.size:
+        return a.copy()
+    shape, a = a.shape, _1d(a)
     out = a.copy()
-    key = _along(index, dim) if a.ndim else ()
-    vals = src[tuple(slice(0, s) for s in index.shape)] if src.ndim else src
+    ix = _1d(index)
+    key = _along(ix, dim)
+    vals = _lead(src, ix)
     if not include_self:
         out[key] = _identity(reduce, a.dtype)
     _REDUCE_UFUNC[reduce].at(out, key, vals)
@@ -354,7 +386,7 @@ def _scatter_reduce_np(a, src, *, dim, index, reduce, include_self):
         touched = np.zeros(a.shape, dtype=bool)
         touched[key] = True
         out = np.where(touched, out, a).astype(a.dtype)
-    return out
+    return out.reshape(shape)
 
 
 def _sr_rule_self(g, a, src, out, dim, index, reduce, include_self):
@@ -556,13 +588,14 @@ def _index_src_args(name: str, input: Tensor, dim: int, index, source: Tensor):
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1, out=None) -> Tensor:
     """``input`` with ``alpha * source`` added at ``index`` along ``dim`` (duplicates accumulate)."""
     d, idx = _index_src_args("index_add", input, dim, index, source)
-    return apply(_index_add, (input, source), {"dim": d, "index": idx, "alpha": alpha})
+    return apply(_index_add, (input, source), {"dim": d, "index": idx, "alpha": checked_scalar(alpha, input.dtype)})
 
 
 @tensor_args("index_add_", True, index=2, source=3)
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     d, idx = _index_src_args("index_add_", self, dim, index, source)
-    return apply_inplace(_index_add, self, (source,), {"dim": d, "index": idx, "alpha": alpha})
+    return apply_inplace(_index_add, self, (source,), {"dim": d, "index": idx,
+                                                       "alpha": checked_scalar(alpha, self.dtype)})
 
 
 def _index_copy_np(a, src, *, dim, index):
@@ -592,7 +625,9 @@ _index_fill = primitive("index_fill", _index_fill_np, node="IndexFillBackward0",
                         a=lambda g, dim, index: apply(_index_fill, (g,), {"dim": dim, "index": index, "value": 0}))
 _index_fill_t = primitive("index_fill_tensor", _index_fill_t_np, node="IndexFillBackward1",
                           a=lambda g, dim, index: apply(_index_fill, (g,), {"dim": dim, "index": index, "value": 0}),
-                          v=lambda g, dim, index: apply(_index_select, (g,), {"dim": dim, "index": index}).sum())
+                          # (each filled slice once, however often the index repeats it: PyTorch's rule)
+                          v=lambda g, dim, index: apply(_index_select, (g,), {"dim": dim,
+                                                                              "index": np.unique(index)}).sum())
 
 
 @tensor_args("index_copy", index=3, source=4)

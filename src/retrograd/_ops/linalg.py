@@ -277,11 +277,14 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     if na >= 3 and nb <= 2:
         # Fold the batch into rows: one BLAS call (what PyTorch does too).
         _same_dtype(a, b, "mm")
-        return apply(_unsafe_view, (mm(reshape(a, (-1, ka)), b),), {"shape": out_shape})
+        # (the row count spelled out: -1 is ambiguous when a dim is 0)
+        rows = int(np.prod(a._data.shape[:-1]))
+        return apply(_unsafe_view, (mm(reshape(a, (rows, ka)), b),), {"shape": out_shape})
     if na <= 2 and input._requires_grad:
         # PyTorch folds (other^T @ input^T)^T here so input's grad needs no batch-sized buffer.
         _same_dtype(b, a, "mm")
-        folded = mm(reshape(transpose(other, -1, -2), (-1, kb)), transpose(a, -1, -2))
+        ot = transpose(other, -1, -2)
+        folded = mm(reshape(ot, (int(np.prod(ot._data.shape[:-1])), kb)), transpose(a, -1, -2))
         if na == 1:
             return apply(_unsafe_view, (folded,), {"shape": out_shape})
         from .shape import contiguous

@@ -92,6 +92,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = wrap_dim(dim, input.dim())
+    if n == 0:  # PyTorch: a copy of input itself (prepend / append unused), node CopyBackwards
+        return R.empty_like(input).copy_(input)
     parts = []
     for name, t in (("prepend", prepend), (None, input), ("append", append)):
         if t is None:
@@ -325,7 +327,14 @@ def _quantile(name: str, input: Tensor, q, dim, keepdim: bool, interpolation: st
     above = np.maximum(above, below)
     vb = R.gather(srt, -1, R.from_numpy(below))
     va = R.gather(srt, -1, R.from_numpy(above))
-    if interpolation in ("linear", "midpoint"):
+    if interpolation == "linear" and isinstance(q, Tensor) and q.requires_grad:
+        # the weight is q * (count - 1) - below: differentiable in q, as in PyTorch (and the
+        # gradient of ``input`` then depends on q too)
+        rk = q.reshape((1,) * (data.ndim - 1) + (-1,)) * _const((valid[..., None] - 1).astype(data.dtype))
+        if not ignore_nan:
+            rk = R.where(_const(nan.any(-1)[..., None]), _const(np.array(n - 1, data.dtype)), rk)
+        res = R.lerp(vb, va, R.expand(rk - _const(below.astype(data.dtype)), ranks.shape))
+    elif interpolation in ("linear", "midpoint"):
         wt = 0.5 if interpolation == "midpoint" else ranks - below
         res = R.lerp(vb, va, _const(np.asarray(wt, dtype=data.dtype) * np.ones(ranks.shape, data.dtype)))
     else:
@@ -1147,7 +1156,10 @@ def _region(t: Tensor, region: tuple) -> Tensor:
 
 def _scatter_fw(a, src, *, region):
     out = a.copy()
-    _np_region(out, region)[...] = src
+    if region[0] == "select":  # (an item assignment: selecting from a 1-d array gives no view)
+        out[(slice(None),) * region[1] + (region[2],)] = src
+    else:
+        _np_region(out, region)[...] = src
     return out
 
 

@@ -1178,6 +1178,8 @@ _add_reduce = np.add.reduce
 # a row of -inf gives NaN too (-inf - -inf).  NumPy's invalid-value warnings from this
 # module are silenced at import, so these rows need no special path.
 def _softmax_np(x, *, dim):
+    if not x.size:  # (an empty dim has no max; the result is just as empty)
+        return x.copy()
     e = np.exp(x - _max_reduce(x, axis=dim, keepdims=True))
     return e / _add_reduce(e, axis=dim, keepdims=True)
 
@@ -1186,6 +1188,8 @@ def _softmax_np(x, *, dim):
 
 def _log_softmax_np(x, *, dim):
     # (non-finite rows: as _softmax_np; a finite row holds exp(0) = 1, so the sum is >= 1)
+    if not x.size:
+        return x.copy()
     z = x - _max_reduce(x, axis=dim, keepdims=True)
     z -= np.log(_add_reduce(np.exp(z), axis=dim, keepdims=True))
     return z

@@ -465,6 +465,7 @@ def cumsum(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     """
     if out is not None:
         return _cum_out(cumsum, "cumsum", input, dim, dtype, out)
+    _no_bool_cum("cumsum", dtype)
     return apply(_cumsum, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, _cum_dtype(input, dtype))
 
 
@@ -473,6 +474,12 @@ def _cum_dtype(input: Tensor, dtype):
     if dtype is not None:
         return grad_dtype(input, dtype)
     return D.int64 if input._data.dtype.kind in "iub" else None
+
+
+def _no_bool_cum(name: str, dtype) -> None:
+    # PyTorch runs cumsum/cumprod(dtype=) through its out= kernel, which has no bool version.
+    if dtype is D.bool:
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
 
 
 def _cum_out(fn, name: str, input: Tensor, dim, dtype, out) -> Tensor:
@@ -490,6 +497,7 @@ def cumprod(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
     """Running product along ``dim``; the gradient is exact with zeros in the input."""
     if out is not None:
         return _cum_out(cumprod, "cumprod", input, dim, dtype, out)
+    _no_bool_cum("cumprod", dtype)
     return apply(_cumprod, (input,), {"dim": wrap_dim(dim, input._data.ndim)}, _cum_dtype(input, dtype))
 
 
@@ -756,8 +764,8 @@ def _logical(input: Tensor, dim, keepdim: bool, f) -> Tensor:
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         r = a != 0
     else:
-        dims = tuple(range(a.ndim)) if dim is None else wrap_dims(dim, a.ndim)
-        r = f(a, axis=dims, keepdims=bool(keepdim))
+        dims = _red_dims(dim, a.ndim)
+        r = f(a, axis=dims, keepdims=bool(keepdim)) if dims else a != 0
     r = np.asarray(r)
     return _wrap(r.astype(np.uint8) if a.dtype == np.uint8 else r.astype(bool, copy=False), False, None, 0)
 

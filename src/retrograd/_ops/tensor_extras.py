@@ -36,8 +36,10 @@ __all__ = [
     "clamp_min", "clamp_max", "clamp_min_", "clamp_max_", "put", "put_", "index_reduce", "index_reduce_",
     "unfold", "is_same_size", "is_nonzero", "conj", "resolve_conj", "resolve_neg", "conj_physical", "real",
     "split_with_sizes", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "nonzero_static", "asarray", "range",
+    "resize_as_",
 ]
-METHODS = [n for n in __all__ if n not in ("asarray", "range", "real")] + ["bernoulli", "multinomial"]
+# (Tensor.resize_as_ itself lives in _tensor_methods.py with resize_)
+METHODS = [n for n in __all__ if n not in ("asarray", "range", "real", "resize_as_")] + ["bernoulli", "multinomial"]
 
 
 # ---------------------------------------------------------------------------- random fills
@@ -481,6 +483,9 @@ _REDUCE = {"prod": np.multiply, "amax": np.maximum, "amin": np.minimum, "mean": 
 
 
 def _index_reduce_fw(a, s, *, dim, index, reduce, include_self):
+    if a.ndim == 0:  # a 0-d self (and source) count as one slice
+        return _index_reduce_fw(a.reshape(1), s.reshape(-1), dim=0, index=index, reduce=reduce,
+                                include_self=include_self).reshape(())
     out = np.moveaxis(a.copy(), dim, 0)
     src = np.moveaxis(s, dim, 0)
     ufunc = _REDUCE[reduce]
@@ -515,17 +520,30 @@ def _const(x, like: Tensor) -> Tensor:
 
 def _ir_grads(g, a, s, out, dim, index, reduce, include_self):
     """(grad of self, grad of source) of index_reduce, in retrograd ops (differentiable again)."""
-    from .indexing_more import index_add, index_select
+    from .indexing_more import index_add, index_select, masked_fill
     from .. import _ops as O
 
+    if a.ndim == 0:  # as one slice of a 1-d self
+        ga, gs = _ir_grads(reshape(g, (1,)), reshape(a, (1,)), reshape(s, (-1,)), reshape(out, (1,)), 0, index,
+                           reduce, include_self)
+        return reshape(ga, ()), reshape(gs, s.shape)
     idx = _wrap(index, False, None, 0)
     self_w, count = _row_consts(tuple(a.shape), dim, index, include_self)
     if reduce == "mean":
         gm = g / _const(count, g)
         return gm * _const(self_w, g), index_select(gm, dim, idx)
     if reduce == "prod":
-        ga = g * out / a
-        return ga * _const(self_w, g), index_select(g * out, dim, idx) / s
+        # PyTorch's rule, exact with zeros: a zero of self gets the product of the others (self's
+        # zeros masked to one); a source zero alone in its slot gets the product of the rest
+        masked_a = masked_fill(a, a == 0, 1)
+        ga = g * index_reduce(masked_a, dim, idx, s, "prod", include_self=include_self) / masked_a
+        s_zero = s == 0
+        n_zero = index_select(index_add(C.zeros_like(a), dim, idx, s_zero.to(a.dtype)), dim, idx)
+        single = O.logical_and(s_zero, n_zero == 1)
+        with_one = index_reduce(a, dim, idx, masked_fill(s, single, 1), "prod", include_self=include_self)
+        gs = O.where(single, index_select(g * with_one, dim, idx),
+                     index_select(g * out, dim, idx) / masked_fill(s, s_zero, 1))
+        return ga * _const(self_w, g), gs
     # amax / amin: the gradient is shared evenly between the tied extremes
     out_s = index_select(out, dim, idx)
     eq_a = O.eq(a, out).to(g.dtype).detach()
@@ -548,8 +566,7 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
                  include_self: bool = True) -> Tensor:
     """Reduce ``source``'s slices into ``input`` at ``index`` along ``dim`` (prod, mean, amax, amin).
 
-    Gradients as PyTorch's (ties of amax/amin share it evenly; prod divides by the inputs,
-    so zeros in ``input``/``source`` give non-finite gradients where PyTorch's do not).
+    Gradients as PyTorch's (ties of amax/amin share it evenly; prod's is exact with zeros).
 
     >>> import retrograd as torch
     >>> torch.ones(3).index_reduce(0, torch.tensor([0, 0]), torch.tensor([2., 3.]), 'prod')
@@ -567,6 +584,16 @@ def index_reduce_(self: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
                   include_self: bool = True) -> Tensor:
     """In-place ``index_reduce``."""
     return self.copy_(index_reduce(self, dim, index, source, reduce, include_self=include_self))
+
+
+def resize_as_(input: Tensor, the_template: Tensor, *, memory_format=None) -> Tensor:
+    """``torch.resize_as_(x, t)``: ``x.resize_as_(t)`` (x takes t's shape in place; kept data first).
+
+    >>> import retrograd as torch
+    >>> tuple(torch.resize_as_(torch.zeros(2, 3), torch.ones(3)).shape)
+    (3,)
+    """
+    return input.resize_as_(the_template, memory_format=memory_format)
 
 
 # ---------------------------------------------------------------------------- unfold
