@@ -39,6 +39,7 @@ from . import nn  # noqa: F401
 from . import func  # noqa: F401,E402
 from .func import vmap  # noqa: F401,E402
 from . import special, jit, random  # noqa: F401,E402
+from . import onnx  # noqa: F401,E402  (names only: export raises OnnxExporterError)
 from . import profiler  # noqa: F401,E402
 from . import compiler, _dynamo  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401

@@ -581,7 +581,10 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
             raise RuntimeError(f"unsupported range: {start} -> {end}")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if dtype.is_floating_point:
+    if dtype.np in (np.float32, np.float64):
+        n = int(np.ceil((end - start) / step))
+        data = _arange_values(float(start), float(step), max(n, 0), dtype.np)
+    elif dtype.is_floating_point:
         n = int(np.ceil((end - start) / step))
         data = (start + np.arange(max(n, 0), dtype=np.float64) * step).astype(dtype.np)
     else:
@@ -605,34 +608,110 @@ def _int_arange(start, end, step, dtype: D.dtype) -> np.ndarray:
     idx = np.arange(max(n, 0), dtype=np.int64)
     with np.errstate(over="ignore"):
         return (np.array(ts).astype(np.int64) + idx * np.int64(tst)).astype(dtype.np)
+_GRAIN = 32768  # at::internal::GRAIN_SIZE: below it a CPU kernel runs on one thread
+_VEC_BYTES = 32  # the width of the (AVX2) vectorised kernel PyTorch runs arange with
+
+
+def _arange_values(start: float, step: float, n: int, npt) -> np.ndarray:
+    """PyTorch's float32 / float64 CPU arange kernel, value for value.
+
+    The kernel computes in double: element ``i`` is ``start + step * i`` (one fused
+    multiply-add), except that the vectorised loop fills each block of ``V`` lanes from its
+    first element ``b`` (rounded to the dtype) as ``b + step * k``.  Blocks go two at a time;
+    the tail (< 2V elements) and each thread's chunk start use the scalar formula.
+    """
+    out = np.empty(n, npt)
+    if n == 0:
+        return out
+    from ._compat import get_num_threads
+
+    V = _VEC_BYTES // np.dtype(npt).itemsize
+    nthreads = max(1, min(get_num_threads(), -(-n // _GRAIN)))
+    chunk = -(-n // nthreads)
+    lanes = np.arange(V, dtype=np.float64)
+    for lo in range(0, n, chunk):
+        m = min(n, lo + chunk) - lo
+        nvec = (m // (2 * V)) * 2 * V  # elements filled by the vectorised loop
+        if nvec:
+            firsts = np.arange(lo, lo + nvec, V, dtype=np.float64)
+            bases = _rng._fma64(firsts, step, start).astype(npt).astype(np.float64)
+            if npt == np.float64 and step != 1.0:  # b + step * k, fused
+                block = _rng._fma64(np.tile(lanes, len(bases)), step, np.repeat(bases, V))
+            else:
+                block = (bases[:, None] + lanes[None, :] * step).reshape(-1)
+            out[lo:lo + nvec] = block
+        tail = np.arange(lo + nvec, lo + m, dtype=np.float64)
+        out[lo + nvec:lo + m] = _rng._fma64(tail, step, start)
+    return out
 
 
 @_factory_out("linspace")
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """``steps`` evenly spaced values from start to end inclusive."""
+    """``steps`` evenly spaced values from start to end inclusive, rounded as PyTorch rounds them.
+
+    >>> import retrograd as torch
+    >>> torch.linspace(0, 1, 5)
+    tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     if dtype is D.bool_:
         raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
-    dt = _dt(dtype)
-    steps = int(steps)
-    if dt.is_floating_point or steps < 2:
-        data = np.linspace(float(start), float(end), steps)
-        if not dt.is_floating_point:  # (one step: start itself, truncated)
-            data = np.array([int(float(start))] * steps, dtype=np.int64)
-        return _finish(data.astype(dt.np), requires_grad)
-    # integer dtypes (PyTorch's kernel): start and end are converted to the dtype first
-    # (truncated, wrapped), the step is a double, and the second half counts back from end
-    from ._ops._common import checked_scalar  # (-3 wraps into uint8; -2.7 is refused, as in torch)
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
+    return _finish(_linspace_values(start, end, int(steps), _dt(dtype)), requires_grad)
 
-    s, e = (float(np.array(checked_scalar(v.item() if isinstance(v, Tensor) else v, dt), dtype=dt.np))
-            for v in (start, end))
-    step = (e - s) / (steps - 1)
+
+def _linspace_values(start, end, steps: int, dt: D.dtype) -> np.ndarray:
+    """PyTorch's CPU linspace kernel, value for value.
+
+    It casts start and end to the dtype, computes ``step = (end - start) / (steps - 1)`` in
+    the dtype (in double for integer dtypes) and fills the first half with
+    ``start + step * i`` and the second with ``end - step * (steps - 1 - i)``; the compiler
+    fuses each of those into one multiply-add (one rounding), so a plain NumPy
+    ``start + step * i`` differs from PyTorch in the last bit for about half the values,
+    enough to change every loss a training loop prints afterwards.
+    """
+    npt = dt.np
+    if steps == 0:
+        return np.empty(0, npt)
+    from ._ops._common import checked_scalar
+
+    # start and end converted to the dtype as PyTorch converts them (integers truncate; a
+    # value out of the dtype's range is an error)
+    s, e = (npt.type(checked_scalar(v, dt)) for v in (start, end))
+    if steps == 1:
+        return np.full(1, s, npt)
     idx = np.arange(steps)
-    data = np.where(idx < steps // 2, s + step * idx, e - step * (steps - idx - 1))
-    return _finish(np.trunc(data).astype(np.int64).astype(dt.np), requires_grad)
+    half = steps // 2
+    k = np.where(idx < half, idx, steps - idx - 1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if dt is D.float16:
+            # Half arithmetic rounds to half after every operation (nothing to fuse)
+            def r(a):
+                return np.asarray(a, np.float16).astype(np.float32)
+            s32, e32 = r(s), r(e)
+            step = r(r(e32 - s32) / r(steps - 1))
+            prod = r(step * r(k))
+            out = np.where(idx < half, r(s32 + prod), r(e32 - prod))
+            return out.astype(npt)
+        if npt == np.float32:
+            # fma in float: the product of two floats is exact in double, then one rounding
+            step = np.float32(np.float32(e - s) / np.float32(steps - 1))
+            k64 = k.astype(np.float32).astype(np.float64)
+            out = np.where(idx < half, np.float64(s) + np.float64(step) * k64,
+                           np.float64(e) - np.float64(step) * k64)
+            return out.astype(np.float32)
+        # double (and the integer dtypes, whose step is a double): fma in double
+        s64, e64 = np.float64(s), np.float64(e)
+        step = (e64 - s64) / np.float64(steps - 1)
+        k64 = k.astype(np.float64)
+        out = np.where(idx < half, _rng._fma64(k64, float(step), float(s64)),
+                       _rng._fma64(k64, -float(step), float(e64)))
+        if dt.is_floating_point:
+            return out.astype(npt)
+        return np.trunc(out).astype(np.int64).astype(npt)  # (via int64: negatives wrap into unsigned types)
 
 
 @_factory_out("logspace")

@@ -67,7 +67,7 @@ def checked_scalar(value, dtype: D.dtype):
     return value
 
 
-_C_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+_C_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
             "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
             "bool": "bool"}
 

@@ -14,6 +14,7 @@ from .._blas import fused_add, int_scalar
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._common import binary_operands, checked_scalar, float_dtype_for, scalar_tensor
+from ._deprecated_overloads import NO_ARG, scalar_first
 from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative", "pow",
@@ -99,8 +100,10 @@ def _check_alpha(a: Tensor, cast, alpha):
     return bool(alpha) if rt is D.bool else alpha
 
 
-def add(input, other, *, alpha=1, out=None) -> Tensor:
+def add(input, other, _other=NO_ARG, *, alpha=1, out=None) -> Tensor:
     """input + alpha * other, with broadcasting and type promotion.
+
+    (``_other``: PyTorch's deprecated ``add(input, alpha, other)`` form, with a warning.)
 
     >>> import retrograd as torch
     >>> torch.add(torch.tensor([1., 2.]), 1)
@@ -109,8 +112,10 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
     # (add/sub/mul/div run for every operator and inside every backward rule: keep them lean;
     # two plain Tensors of one dtype need no promotion, so skip binary_operands)
     if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
-            alpha == 1 and out is None and alpha is not True:
+            alpha == 1 and out is None and alpha is not True and _other is NO_ARG:
         return apply_binary(_add, input, other)
+    if _other is not NO_ARG:
+        alpha, other = scalar_first("add", False, other, (_other,), alpha != 1 or alpha is True), _other
     a, b, cast = binary_operands(input, other, "add")
     if type(alpha) is not int or alpha != 1:  # (an int 1 is the common case: nothing to check)
         alpha = _check_alpha(a, cast, alpha)
@@ -121,11 +126,13 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
     return r if out is None else _out(r, out)
 
 
-def sub(input, other, *, alpha=1, out=None) -> Tensor:
-    """input - alpha * other."""
+def sub(input, other, _other=NO_ARG, *, alpha=1, out=None) -> Tensor:
+    """input - alpha * other (``_other``: the deprecated ``sub(input, alpha, other)`` form)."""
     if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
-            alpha == 1 and out is None and input._data.dtype.kind != "b" and alpha is not True:
+            alpha == 1 and out is None and input._data.dtype.kind != "b" and alpha is not True and _other is NO_ARG:
         return apply_binary(_sub, input, other)
+    if _other is not NO_ARG:
+        alpha, other = scalar_first("sub", False, other, (_other,), alpha != 1 or alpha is True), _other
     a, b, cast = binary_operands(input, other, "sub")
     if a._data.dtype.kind == "b" or b._data.dtype.kind == "b" or type(other) is bool or type(input) is bool:
         _bool_sub_check(input, other)
@@ -138,7 +145,24 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     return r if out is None else _out(r, out)
 
 
-subtract = sub
+def subtract(input, other, *, alpha=1, out=None) -> Tensor:
+    """Alias of :func:`sub` (without its deprecated ``sub(input, alpha, other)`` form, as in PyTorch)."""
+    return sub(input, other, alpha=alpha, out=out)
+
+
+def _scalar_first_method(fn, name: str):
+    """``x.add(alpha, other)``: the method form of the deprecated overload (messages skip self)."""
+    def method(self, other, _other=NO_ARG, *, alpha=1, out=None):
+        if _other is not NO_ARG:
+            alpha, other = scalar_first(name, True, other, (_other,), alpha != 1 or alpha is True), _other
+        return fn(self, other, alpha=alpha, out=out)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = fn.__doc__
+    return method
+
+
+add.method_form = _scalar_first_method(add, "add")
+sub.method_form = _scalar_first_method(sub, "sub")
 
 
 def rsub(input, other, *, alpha=1) -> Tensor:
@@ -593,7 +617,9 @@ def _check_inplace_result(self: Tensor, result_dtype) -> None:
 
 
 def _inplace_binary(op_plain, op_alpha=None, name=""):
-    def fn(self: Tensor, other, *, alpha=1) -> Tensor:
+    def fn(self: Tensor, other, _other=NO_ARG, *, alpha=1) -> Tensor:
+        if _other is not NO_ARG:  # the deprecated x.add_(alpha, other)
+            alpha, other = scalar_first(name, True, other, (_other,), alpha != 1 or alpha is True), _other
         a, b, cast = binary_operands(self, other, name)
         _check_inplace_result(self, cast)
         if name == "sub_":

@@ -16,6 +16,7 @@ from .._tensor import Tensor, _scalar_type_name
 from ..autograd import grad_mode
 from . import _special
 from ._common import binary_operands, float_dtype_for
+from ._deprecated_overloads import NO_ARG, scalar_first
 from ._registry import apply, apply_inplace, primitive
 from .logical import isfinite, logical_or
 from .pointwise import _np_err, _out, _quiet, cos, div, exp, pow, pow_, sin, where, zeros_like_grad  # noqa: A004
@@ -978,36 +979,72 @@ def _addc_args(name: str, input, tensor1, tensor2, value):
     return rt, {"value": value}
 
 
-def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out: Tensor | None = None) -> Tensor:
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, _tensor2=NO_ARG, *, value=1,
+            out: Tensor | None = None) -> Tensor:
     """input + value * tensor1 * tensor2.
 
     >>> import retrograd as torch
     >>> torch.addcmul(torch.tensor([1.]), torch.tensor([2.]), torch.tensor([3.]), value=0.5)
     tensor([4.])
     """
+    if _tensor2 is not NO_ARG:  # the deprecated addcmul(input, value, tensor1, tensor2)
+        value, tensor1, tensor2 = scalar_first("addcmul", False, tensor1, (tensor2, _tensor2), value != 1), \
+            tensor2, _tensor2
     rt, static = _addc_args("addcmul", input, tensor1, tensor2, value)
     return _out(apply(_addcmul, (input, tensor1, tensor2), static, rt), out)
 
 
-def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out: Tensor | None = None) -> Tensor:
+def _addcmul_method(self: Tensor, tensor1: Tensor, tensor2: Tensor, _tensor2=NO_ARG, *, value=1,
+                    out: Tensor | None = None) -> Tensor:
+    if _tensor2 is not NO_ARG:  # x.addcmul(value, tensor1, tensor2): messages do not count self
+        value, tensor1, tensor2 = scalar_first("addcmul", True, tensor1, (tensor2, _tensor2), value != 1), \
+            tensor2, _tensor2
+    return addcmul(self, tensor1, tensor2, value=value, out=out)
+
+
+addcmul.method_form = _addcmul_method
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, _tensor2=NO_ARG, *, value=1,
+            out: Tensor | None = None) -> Tensor:
     """input + value * tensor1 / tensor2 (integer tensor1 and tensor2 are refused, as in PyTorch).
 
     >>> import retrograd as torch
     >>> torch.addcdiv(torch.tensor([1.]), torch.tensor([2.]), torch.tensor([4.]), value=2)
     tensor([2.])
     """
+    if _tensor2 is not NO_ARG:  # the deprecated addcdiv(input, value, tensor1, tensor2)
+        value, tensor1, tensor2 = scalar_first("addcdiv", False, tensor1, (tensor2, _tensor2), value != 1), \
+            tensor2, _tensor2
     rt, static = _addc_args("addcdiv", input, tensor1, tensor2, value)
     return _out(apply(_addcdiv, (input, tensor1, tensor2), static, rt), out)
 
 
-def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
-    """In-place :func:`addcmul`."""
+def _addcdiv_method(self: Tensor, tensor1: Tensor, tensor2: Tensor, _tensor2=NO_ARG, *, value=1,
+                    out: Tensor | None = None) -> Tensor:
+    if _tensor2 is not NO_ARG:  # x.addcdiv(value, tensor1, tensor2): messages do not count self
+        value, tensor1, tensor2 = scalar_first("addcdiv", True, tensor1, (tensor2, _tensor2), value != 1), \
+            tensor2, _tensor2
+    return addcdiv(self, tensor1, tensor2, value=value, out=out)
+
+
+addcdiv.method_form = _addcdiv_method
+
+
+def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, _tensor2=NO_ARG, *, value=1) -> Tensor:
+    """In-place :func:`addcmul` (``_tensor2``: the deprecated ``x.addcmul_(value, tensor1, tensor2)`` form)."""
+    if _tensor2 is not NO_ARG:
+        value, tensor1, tensor2 = scalar_first("addcmul_", True, tensor1, (tensor2, _tensor2), value != 1), \
+            tensor2, _tensor2
     _, static = _addc_args("addcmul_", self, tensor1, tensor2, value)
     return apply_inplace(_addcmul, self, (tensor1, tensor2), static)
 
 
-def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
-    """In-place :func:`addcdiv`."""
+def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, _tensor2=NO_ARG, *, value=1) -> Tensor:
+    """In-place :func:`addcdiv` (``_tensor2``: the deprecated ``x.addcdiv_(value, tensor1, tensor2)`` form)."""
+    if _tensor2 is not NO_ARG:
+        value, tensor1, tensor2 = scalar_first("addcdiv_", True, tensor1, (tensor2, _tensor2), value != 1), \
+            tensor2, _tensor2
     _, static = _addc_args("addcdiv_", self, tensor1, tensor2, value)
     return apply_inplace(_addcdiv, self, (tensor1, tensor2), static)
 
