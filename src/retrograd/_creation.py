@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
-from . import _rng
+from . import _layout, _rng
 from ._size import check_device
 from ._tensor import Tensor
 
@@ -998,40 +998,72 @@ def _like(input: Tensor, dtype):
     return dtype or input.dtype
 
 
+def _like_array(input: Tensor, dt: D.dtype, memory_format, fill) -> np.ndarray:
+    """A fresh array of ``input``'s shape and dtype ``dt`` laid out as PyTorch lays out a ``*_like``
+    result (``memory_format``; by default a dense input's own strides, e.g. channels_last);
+    ``fill(n)`` gives its ``n`` values in memory order (a random stream fills memory in order)."""
+    a = input._data
+    if memory_format is None and a.flags.c_contiguous:  # (the common case: row-major)
+        return fill(a.size).reshape(a.shape)
+    strides = _layout.like_strides(a, dt.np.itemsize, memory_format)
+    return _layout.laid_out(fill(a.size), a.shape, strides)
+
+
+def _filled(value, npt):
+    return lambda n: np.full(n, value, dtype=npt)
+
+
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
-    return _finish(np.zeros(input._data.shape, dtype=_like(input, dtype).np), requires_grad)
+    dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
+    if memory_format is None and input._data.flags.c_contiguous:
+        return _finish(np.zeros(input._data.shape, dtype=dt.np), requires_grad)
+    return _finish(_like_array(input, dt, memory_format, lambda n: np.zeros(n, dt.np)), requires_grad)
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
-    return _finish(np.ones(input._data.shape, dtype=_like(input, dtype).np), requires_grad)
+    dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
+    return _finish(_like_array(input, dt, memory_format, lambda n: np.ones(n, dt.np)), requires_grad)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
-    return _finish(np.zeros(input._data.shape, dtype=_like(input, dtype).np), requires_grad)
+    dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
+    # (zero-filled: uninitialised memory would make runs irreproducible)
+    return _finish(_like_array(input, dt, memory_format, lambda n: np.zeros(n, dt.np)), requires_grad)
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    dtype = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
+    dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
     from ._ops._common import checked_scalar
 
-    return _finish(np.full(input._data.shape, checked_scalar(fill_value, dtype), dtype=dtype.np), requires_grad)
+    return _finish(_like_array(input, dt, memory_format, _filled(checked_scalar(fill_value, dt), dt.np)),
+                   requires_grad)
 
 
 def rand_like(input: Tensor, *, generator=None, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
-    """``rand`` of ``input``'s shape (and dtype unless given)."""
-    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
-    return rand(input._data.shape, generator=generator, dtype=_like(input, dtype), requires_grad=requires_grad)
+    """``rand`` of ``input``'s shape (and dtype unless given), laid out like ``input``."""
+    dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
+    if memory_format is None and input._data.flags.c_contiguous:
+        return rand(input._data.shape, generator=generator, dtype=dt, requires_grad=requires_grad)
+    _random_dtype_check("check_uniform_bounds", dt)
+    eng = _eng(generator)
+    return _finish(_like_array(input, dt, memory_format, lambda n: eng.uniform(n, dt.np)), requires_grad)
 
 
 def randn_like(input: Tensor, *, generator=None, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
-    """``randn`` of ``input``'s shape (and dtype unless given)."""
-    dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
-    return randn(input._data.shape, generator=generator, dtype=_like(input, dtype), requires_grad=requires_grad)
+    """``randn`` of ``input``'s shape (and dtype unless given), laid out like ``input``."""
+    dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
+    if memory_format is None and input._data.flags.c_contiguous:
+        return randn(input._data.shape, generator=generator, dtype=dt, requires_grad=requires_grad)
+    _random_dtype_check("normal_kernel_cpu", dt)
+    eng = _eng(generator)
+    # (PyTorch's vectorised normal fill runs only on a row-major result; any other layout takes
+    # its serial pairwise path, in memory order)
+    contiguous = memory_format is _layout.contiguous_format or (
+        memory_format in (None, _layout.preserve_format) and _layout.like_strides(input._data, dt.np.itemsize, None) is None)
+    return _finish(_like_array(input, dt, memory_format, lambda n: eng.normal(n, dt.np, contiguous=contiguous)),
+                   requires_grad)
 
 
 def randint_like(input: Tensor, low, high=None, *, generator=None, dtype=None, device=None,

@@ -177,6 +177,64 @@ def copied(a: np.ndarray, fmt) -> np.ndarray:
     return _packed(a, perm)
 
 
+def like_strides(a: np.ndarray, itemsize: int, fmt) -> tuple | None:
+    """The byte strides PyTorch gives ``empty_like(a, memory_format=fmt)`` with elements of
+    ``itemsize`` bytes, or None for plain row-major.
+
+    ``preserve_format`` (the default): a dense, non-overlapping ``a`` keeps its own strides
+    (scaled to the new element size); anything else takes the format its strides suggest.
+    """
+    if fmt is None or fmt is preserve_format:
+        if a.flags.c_contiguous:
+            return None
+        if a.size and min(a.strides, default=1) > 0 and _dense(a):
+            return tuple(st // a.itemsize * itemsize for st in a.strides)
+        fmt = suggest_format(a)
+    if fmt is contiguous_format:
+        return None
+    check_memory_format("empty_like", fmt)
+    return tuple(st // a.itemsize * itemsize for st in format_strides(a, fmt))
+
+
+def laid_out(flat: np.ndarray, shape: tuple, strides: tuple | None) -> np.ndarray:
+    """``flat`` (a fresh 1-d array, in memory order) seen with ``shape`` and byte ``strides``."""
+    if strides is None:
+        return flat.reshape(shape)
+    return np.lib.stride_tricks.as_strided(flat, shape, strides)
+
+
+def follows_input_layout(forward):
+    """Wrap an op's NumPy forward so its array results take the memory format of its inputs, as
+    PyTorch's convolution and pooling kernels do: channels_last(_3d) when an input of the
+    result's rank is laid out so (values unchanged; row-major inputs pay one flag test).
+
+    >>> import numpy as np
+    >>> f = follows_input_layout(lambda x: x * 2)
+    >>> f(np.ones((1, 3, 2, 2)).transpose(0, 2, 3, 1).copy().transpose(0, 3, 1, 2)).strides
+    (96, 8, 48, 24)
+    """
+    import functools
+
+    @functools.wraps(forward)
+    def wrapped(*args, **kwargs):
+        out = forward(*args, **kwargs)
+        fmt = None
+        for a in args:
+            if type(a) is np.ndarray and a.ndim >= 4 and not a.flags.c_contiguous:
+                f = suggest_format(a)
+                if f is not contiguous_format:
+                    fmt = f
+                    break
+        if fmt is None:
+            return out
+        rank = _PERMUTATION[fmt][0]
+        if isinstance(out, tuple):
+            return tuple(relaid(o, fmt) if isinstance(o, np.ndarray) and o.ndim == rank else o for o in out)
+        return relaid(out, fmt) if out.ndim == rank else out
+
+    return wrapped
+
+
 def _dense(a: np.ndarray) -> bool:
     """Whether ``a``'s elements fill its memory span exactly once (some permutation of C order)."""
     if a.flags.c_contiguous:

@@ -33,7 +33,14 @@ def _index_bw_fw(g, *, shape, key):
     return out
 
 
-_index = primitive("index", lambda a, *, key: a[key], node="IndexBackward0",
+def _index_fw(a, *, key):
+    r = a[key]
+    # NumPy lays out ``a[:, idx]`` with the indexed dimension outermost in memory; PyTorch's
+    # result is row-major, so ``.view()`` on it works
+    return r if r.flags.c_contiguous else r.copy()
+
+
+_index = primitive("index", _index_fw, node="IndexBackward0",
                    a=lambda g, a_shape, key: apply(_index_backward, (g,), {"shape": a_shape, "key": key}))
 _index_backward = primitive("index_backward", _index_bw_fw, node="IndexPutBackward0",
                             g=lambda g, key: apply(_index, (g,), {"key": key}))

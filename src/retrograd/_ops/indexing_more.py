@@ -496,7 +496,8 @@ def _index_add_np(a, src, *, dim, index, alpha):
     return out
 
 
-_index_select = primitive("index_select", lambda a, *, dim, index: a[_dim_key(dim, index)] if a.ndim else a.copy(),
+_index_select = primitive("index_select", lambda a, *, dim, index: np.ascontiguousarray(a[_dim_key(dim, index)])
+                          if a.ndim else a.copy(),
                           node="IndexSelectBackward0",
                           a=lambda g, a_shape, dim, index: apply(
                               _index_add, (_const(np.zeros(a_shape, dtype=g._data.dtype)), g),
@@ -778,7 +779,7 @@ def masked_select(input: Tensor, mask: Tensor, *, out=None) -> Tensor:
 
 def _masked_scatter_np(a, src, *, mask):
     shape = np.broadcast_shapes(a.shape, mask.shape)
-    out = np.array(np.broadcast_to(a, shape))
+    out = np.array(np.broadcast_to(a, shape), order="C")
     m = np.broadcast_to(mask, shape)
     out[m] = src.reshape(-1)[: int(m.sum())]
     return out

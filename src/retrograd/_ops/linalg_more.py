@@ -587,7 +587,7 @@ def kron(input: Tensor, other: Tensor, *, out=None) -> Tensor:
 
 
 def _cross_fw(a, b, *, dim):
-    return np.moveaxis(np.cross(np.moveaxis(a, dim, -1), np.moveaxis(b, dim, -1)), -1, dim)
+    return np.ascontiguousarray(np.moveaxis(np.cross(np.moveaxis(a, dim, -1), np.moveaxis(b, dim, -1)), -1, dim))
 
 
 _cross = primitive("linalg_cross", _cross_fw, node="LinalgCrossBackward0",

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import _dtype as D
+from .._layout import follows_input_layout as _follow
 from .._blas import mm as blas_mm
 from .._tensor import Tensor
 from ..autograd.grad_mode import state as _grad_state
@@ -277,8 +278,8 @@ _conv_rules = dict(
     x=lambda g, w, x_shape, stride, padding, dilation, groups: _conv_input(g, w, x_shape, stride, padding,
                                                                            dilation, groups),
     w=_conv_w_rule)
-_convolution = primitive("convolution", _conv_fw, node="ConvolutionBackward0", **_conv_rules)
-_convolution_b = primitive("convolution_bias", _conv_b_fw, node="ConvolutionBackward0",
+_convolution = primitive("convolution", _follow(_conv_fw), node="ConvolutionBackward0", **_conv_rules)
+_convolution_b = primitive("convolution_bias", _follow(_conv_b_fw), node="ConvolutionBackward0",
                            b=lambda g: _bias_grad(g), **_conv_rules)
 # In these rules ``g`` is the incoming gradient (shape of x) and the input named ``g`` in
 # the forward is called ``gy`` to keep the two apart.
@@ -296,8 +297,8 @@ _cin_rules = dict(
     gy=lambda g, w, stride, padding, dilation, groups: _conv(g, w, stride, padding, dilation, groups),
     w=lambda g, gy, w_shape, stride, padding, dilation, groups: _conv_weight(g, gy, w_shape, stride, padding,
                                                                              dilation, groups))
-_conv_input_op = primitive("conv_transpose", _conv_input_fw2, node="ConvolutionBackward0", **_cin_rules)
-_conv_input_b_op = primitive("conv_transpose_bias", _conv_input_b_fw2, node="ConvolutionBackward0",
+_conv_input_op = primitive("conv_transpose", _follow(_conv_input_fw2), node="ConvolutionBackward0", **_cin_rules)
+_conv_input_b_op = primitive("conv_transpose_bias", _follow(_conv_input_b_fw2), node="ConvolutionBackward0",
                              b=lambda g: _bias_grad(g), **_cin_rules)
 # conv_weight(x, gy) = dw.  d/dx = conv_input(gy, G); d/dgy = conv(x, G)
 _conv_weight_op = primitive(
@@ -685,9 +686,9 @@ def _max_pool_bw_rule(g, out, x_shape, ksize, stride, dilation):
     return _scatter_to_input(g, out, x_shape, disjoint)
 
 
-_max_pool2d_op = primitive("max_pool2d", _max_pool_fw, node="MaxPool2DWithIndicesBackward0", n_out=2,
+_max_pool2d_op = primitive("max_pool2d", _follow(_max_pool_fw), node="MaxPool2DWithIndicesBackward0", n_out=2,
                            x=_max_pool_bw_rule)
-_max_pool3d_op = primitive("max_pool3d", _max_pool_fw, node="MaxPool3DWithIndicesBackward0", n_out=2,
+_max_pool3d_op = primitive("max_pool3d", _follow(_max_pool_fw), node="MaxPool3DWithIndicesBackward0", n_out=2,
                            x=_max_pool_bw_rule)
 
 
@@ -897,7 +898,7 @@ def _avg_pool_bw_fw(g, *, x_shape, ksize, stride, padding, ceil_mode, count_incl
 
 
 _avg_pool2d_op = primitive(
-    "avg_pool2d", _avg_pool_fw, node="AvgPool2DBackward0",
+    "avg_pool2d", _follow(_avg_pool_fw), node="AvgPool2DBackward0",
     x=lambda g, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
         _avg_pool2d_bw, (g,), dict(x_shape=x_shape, ksize=ksize, stride=stride, padding=padding,
                                    ceil_mode=ceil_mode, count_include_pad=count_include_pad,
@@ -973,7 +974,7 @@ def _adaptive_avg_bw_fw(g, *, in_size):
 
 
 _adaptive_avg2d_op = primitive(
-    "adaptive_avg_pool2d", _adaptive_avg_fw, node="AdaptiveAvgPool2DBackward0",
+    "adaptive_avg_pool2d", _follow(_adaptive_avg_fw), node="AdaptiveAvgPool2DBackward0",
     x=lambda g, x_shape, out_size: apply(_adaptive_avg2d_bw, (g,), {"in_size": tuple(x_shape[-len(out_size):])}))
 _adaptive_avg2d_bw = primitive(
     "adaptive_avg_pool2d_backward", _adaptive_avg_bw_fw, node="AdaptiveAvgPool2DBackwardBackward0",
@@ -1075,7 +1076,7 @@ def _adaptive_max_fw(x, *, out_size):
     return vals, idx
 
 
-_adaptive_max2d_op = primitive("adaptive_max_pool2d", _adaptive_max_fw, node="AdaptiveMaxPool2DBackward0",
+_adaptive_max2d_op = primitive("adaptive_max_pool2d", _follow(_adaptive_max_fw), node="AdaptiveMaxPool2DBackward0",
                                n_out=2, x=_pool_bw_rule)
 
 

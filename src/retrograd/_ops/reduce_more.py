@@ -125,6 +125,8 @@ def _nanmean_out(result: Tensor, out: Tensor) -> None:
 
 def _values_indices(cls, op, input: Tensor, d: int, idx: np.ndarray, keepdim: bool):
     """(values, indices) named tuple from an index array shaped like the kept-dim result."""
+    if not idx.flags.c_contiguous:  # (both results row-major, as PyTorch's)
+        idx = np.ascontiguousarray(idx)
     if input._data.ndim == 0:
         out_shape = ()
     elif keepdim:
