@@ -1,6 +1,7 @@
 """Matrix products: matmul and the mm / mv / dot / bmm primitives it dispatches to."""
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -170,6 +171,8 @@ def dot(input: Tensor, tensor: Tensor, *, out: Tensor | None = None) -> Tensor:
         return _write_out("dot", dot(input, tensor), out)
     if input._data.ndim != 1 or tensor._data.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
+    if input._data.dtype != tensor._data.dtype:  # (PyTorch checks the dtypes before the sizes)
+        _same_dtype(input, tensor, "dot")
     if input._data.shape != tensor._data.shape:
         raise RuntimeError(
             "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, "
@@ -277,11 +280,14 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     if na >= 3 and nb <= 2:
         # Fold the batch into rows: one BLAS call (what PyTorch does too).
         _same_dtype(a, b, "mm")
-        return apply(_unsafe_view, (mm(reshape(a, (-1, ka)), b),), {"shape": out_shape})
+        # (explicit row count: -1 is ambiguous when the product has no elements)
+        rows = math.prod(a._data.shape[:-1])
+        return apply(_unsafe_view, (mm(reshape(a, (rows, ka)), b),), {"shape": out_shape})
     if na <= 2 and input._requires_grad:
         # PyTorch folds (other^T @ input^T)^T here so input's grad needs no batch-sized buffer.
         _same_dtype(b, a, "mm")
-        folded = mm(reshape(transpose(other, -1, -2), (-1, kb)), transpose(a, -1, -2))
+        rows = math.prod(other._data.shape[:-2]) * other._data.shape[-1]
+        folded = mm(reshape(transpose(other, -1, -2), (rows, kb)), transpose(a, -1, -2))
         if na == 1:
             return apply(_unsafe_view, (folded,), {"shape": out_shape})
         from .shape import contiguous
