@@ -19,11 +19,13 @@ from ._ops.misc_more import matrix_exp  # noqa: F401
 from ._ops.linalg_ex import (cholesky_ex, cond, eig, eigvals, inv_ex, solve_ex, tensorinv,  # noqa: F401
                               tensorsolve, vander)
 from ._ops.linalg_householder import householder_product  # noqa: F401
+from ._ops.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
 from ._ops.linalg_lu import (linalg_lu as lu, linalg_lu_solve as lu_solve, lu_factor, lu_factor_ex)  # noqa: F401
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
            "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
            "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm"]
 # (eig / eigvals exist only to raise a clear error: complex results; not listed in __all__)
-__all__ += ["cholesky_ex", "cond", "householder_product", "inv_ex", "lu", "lu_factor",
+__all__ += ["cholesky_ex", "cond", "householder_product", "inv_ex", "ldl_factor", "ldl_factor_ex", "ldl_solve",
+            "lu", "lu_factor",
             "lu_factor_ex", "lu_solve", "solve_ex", "tensorinv", "tensorsolve", "vander"]

@@ -27,3 +27,5 @@ from .linalg_lu import *  # noqa: F401,F403
 from .linalg_householder import *  # noqa: F401,F403
 from .linalg_legacy import *  # noqa: F401,F403
 from .nn_fused import *  # noqa: F401,F403
+from .nn_pad import *  # noqa: F401,F403
+from .linalg_ldl import *  # noqa: F401,F403

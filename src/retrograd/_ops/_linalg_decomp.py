@@ -941,6 +941,10 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     tensor([[1.],
             [2.]])
     """
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if B.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
     check_matrix(A, "linalg.lstsq", square=False)
     if driver is None:
         driver = "gelsy"

@@ -170,6 +170,8 @@ def dot(input: Tensor, tensor: Tensor, *, out: Tensor | None = None) -> Tensor:
         return _write_out("dot", dot(input, tensor), out)
     if input._data.ndim != 1 or tensor._data.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
+    if input._data.dtype != tensor._data.dtype:  # (PyTorch checks the dtypes before the sizes)
+        _same_dtype(input, tensor, "dot")
     if input._data.shape != tensor._data.shape:
         raise RuntimeError(
             "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, "

@@ -21,8 +21,8 @@ from .linalg import matmul
 from .shape import select, slice_dim, unsqueeze
 from .shape_more import stack, tril
 
-__all__ = ["geqrf", "orgqr"]
-METHODS = ["geqrf", "orgqr"]
+__all__ = ["geqrf", "orgqr", "ormqr"]
+METHODS = ["geqrf", "orgqr", "ormqr"]
 
 _wrap = Tensor._wrap
 
@@ -74,6 +74,8 @@ def _reflectors(A: Tensor, k: int) -> Tensor:
 def _householder_grads(g: Tensor, A: Tensor, tau: Tensor):
     m, n = A._data.shape[-2:]
     k = tau._data.shape[-1]
+    if k == 0:  # no reflectors: the product is the constant identity
+        return _const(np.zeros(A._data.shape), A), _const(np.zeros(tau._data.shape), tau)
     V = _reflectors(A, k)
     eye = _const(np.eye(m), A)
     H = []
@@ -176,3 +178,64 @@ def geqrf(input: Tensor, *, out=None):
         raise NotImplementedError(f"\"geqrf_cpu\" not implemented for '{_type_name(input)}'")
     a, tau = apply(_geqrf, (input,))
     return RT.geqrf((a, tau))
+
+
+def _ormqr_checks(input: Tensor, tau: Tensor, other: Tensor, left: bool) -> None:
+    fn = "torch.ormqr"
+    a, t, c = input._data, tau._data, other._data
+    if a.ndim < 2:
+        raise RuntimeError(f"{fn}: input must have at least 2 dimensions.")
+    if c.ndim < 2:
+        raise RuntimeError(f"{fn}: other must have at least 2 dimensions.")
+    side = -2 if left else -1
+    if c.shape[side] != a.shape[-2]:
+        raise RuntimeError(f"{fn}: other.shape[{side}] must be equal to input.shape[-2]")
+    if t.ndim < 1 or t.shape[-1] != min(c.shape[side], a.shape[-1]):
+        raise RuntimeError(f"{fn}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])")
+    if t.ndim != a.ndim - 1:
+        raise RuntimeError(f"{fn}: Expected tau to have one dimension less than input, but got tau.ndim equal to "
+                           f"{t.ndim} and input.ndim is equal to {a.ndim}")
+    if c.ndim != a.ndim:
+        raise RuntimeError(f"{fn}: Expected other to have the same number of dimensions as input, but got "
+                           f"other.ndim equal to {c.ndim} and input.ndim is equal to {a.ndim}")
+    if a.ndim > 2:
+        if t.shape[:-1] != a.shape[:-2]:
+            raise RuntimeError(f"{fn}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
+                               f"{list(t.shape[:-1])}")
+        if c.shape[:-2] != a.shape[:-2]:
+            raise RuntimeError(f"{fn}: Expected batch dimensions of other to be equal to input.shape[:-2], but got "
+                               f"{list(c.shape[:-2])}")
+    for name, x in (("other", other), ("tau", tau)):
+        if x._data.dtype != a.dtype:
+            raise RuntimeError(f"{fn}: Expected input and {name} to have the same dtype, but input has dtype"
+                               f"{_type_name(input)} and {name} has dtype {_type_name(x)}")
+
+
+@out_arg
+def ormqr(input: Tensor, tau: Tensor, other: Tensor, left: bool = True, transpose: bool = False, *,
+          out=None) -> Tensor:
+    """``other`` multiplied by the Q of geqrf's ``(input, tau)``: Q C, Q^T C (``transpose``), or
+    C Q / C Q^T (``left=False``), with the full square Q (LAPACK's ormqr).
+
+    Composed from householder_product (so differentiable in all three inputs, twice).
+
+    >>> import retrograd as torch
+    >>> a, tau = torch.geqrf(torch.tensor([[3., 1.], [4., 2.]]))
+    >>> torch.ormqr(a, tau, torch.eye(2))
+    tensor([[-0.6000, -0.8000],
+            [-0.8000,  0.6000]])
+    """
+    _ormqr_checks(input, tau, other, left)
+    from .shape_more import cat
+
+    m, k = input._data.shape[-2], tau._data.shape[-1]
+    # the first k reflector columns, padded with zero columns to m x m: householder_product
+    # then gives all m columns of Q = H_1 ... H_k
+    refl = slice_dim(input, -1, 0, k)
+    if m > k:
+        refl = cat([refl, _const(np.zeros(refl._data.shape[:-1] + (m - k,)), refl)], -1)
+    q = householder_product(refl, tau) if k else _const(np.broadcast_to(np.eye(m), input._data.shape[:-2] + (m, m))
+                                                        .copy(), input)
+    if transpose:
+        q = mT(q)
+    return matmul(q, other) if left else matmul(other, q)

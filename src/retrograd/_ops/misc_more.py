@@ -211,6 +211,23 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     if not x.is_floating_point():
         x = x.to(R.get_default_dtype())
     n_obs = x.shape[1]
+    from .._tensor import _scalar_type_name
+
+    for name, wt, kind in (("fweights", fweights, "integral"), ("aweights", aweights, "floating point")):
+        if wt is None:
+            continue
+        if wt.dim() > 1:
+            raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
+                               f"{wt.dim()} dimensions")
+        k = wt._data.dtype.kind
+        if (kind == "integral" and k not in "iu") or (kind != "integral" and k != "f"):
+            raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with "
+                               f"{_scalar_type_name(wt.dtype)} dtype")
+        if wt.numel() != n_obs:
+            raise RuntimeError(f"cov(): expected {name} to have the same numel as there are observations in the "
+                               f"input but got {wt.numel()} != {n_obs}")
+        if n_obs and (wt._data < 0).any():
+            raise RuntimeError(f"cov(): {name} cannot be negative")
     w = None
     if fweights is not None:
         w = fweights
@@ -221,7 +238,8 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
         w_sum = n_obs
         norm = w_sum - correction
     else:
-        w = w.to(x.dtype)
+        # (the weights keep their own dtype, as in PyTorch: w_sum and the norm factor of float32
+        # aweights are float32 numbers even for a float64 input)
         w_sum = w.sum()
         avg = (x * w).sum(1) / w_sum
         if correction == 0:
@@ -236,7 +254,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
         norm = max(norm, 0)
     xm = x - avg.unsqueeze(1)
     xw = xm if w is None else xm * w
-    c = R.mm(xw, xm.t().conj() if xm.is_complex() else xm.t())
+    c = R.mm(xm, xw.t().conj() if xw.is_complex() else xw.t())
     return (c / norm).squeeze()
 
 
@@ -1275,8 +1293,12 @@ def _expm_np(A: np.ndarray) -> np.ndarray:
     n = a.shape[-1]
     out = np.empty_like(a)
     flat, res = a.reshape(-1, n, n), out.reshape(-1, n, n)
-    eye = np.eye(n, dtype=a.dtype)
+    # narrower floats are computed in float64 and rounded once: the squarings of a large-norm
+    # matrix amplify float32 rounding (entries that cancel lose most of their digits)
+    work = np.float64 if a.dtype.kind == "f" and a.dtype.itemsize < 8 else a.dtype
+    eye = np.eye(n, dtype=work)
     for i, m in enumerate(flat):
+        m = m.astype(work, copy=False)
         if not np.isfinite(m).all():  # PyTorch: any inf / NaN entry gives an all-NaN exponential
             res[i] = np.nan
             continue

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd import grad_mode
+from ._keep_graph import keep_graph
 from ._registry import apply, primitive
 from .pointwise import sqrt
 from .reduce import mean as _mean, sum as _sum
@@ -111,21 +112,26 @@ def _composite_dw(gy, x, eps, dims, shape):
     return _sum(gy * _xhat(x, eps, dims)[0], dims)
 
 
+# (under create_graph the three gradients are linked to x and w, as PyTorch's single
+# native_batch_norm_backward node is: see _keep_graph.py)
+_BNBB = "NativeBatchNormBackwardBackward0"
+
+
 def _rule_x(g, x, w, stash, eps, dims, shape):
     if grad_mode.state.enabled:  # a graph of the backward: the formula in public ops
-        return _composite_dx(g, x, w, eps, dims, shape)
+        return keep_graph(_composite_dx(g, x, w, eps, dims, shape), x, w, node=_BNBB)
     return _all_np(g, x, w, stash, shape)[0]
 
 
 def _rule_w(g, x, w, stash, eps, dims, shape):
     if grad_mode.state.enabled:
-        return _composite_dw(g, x, eps, dims, shape)
+        return keep_graph(_composite_dw(g, x, eps, dims, shape), x, w, node=_BNBB)
     return _all_np(g, x, w, stash, shape)[1]
 
 
 def _rule_b(g, x, w, stash, dims, shape):
     if grad_mode.state.enabled:
-        return _sum(g, dims)
+        return keep_graph(_sum(g, dims), x, w, node=_BNBB)
     return _all_np(g, x, w, stash, shape)[2]
 
 
@@ -152,9 +158,9 @@ _eval_op = primitive(
     "native_batch_norm_eval", _eval_fw, node="NativeBatchNormBackward0",
     x=lambda g, x, w, invstd, dims, shape: apply(_eval_bw_x_op, (g, x, w), {"invstd": invstd, "dims": dims,
                                                                            "shape": shape}),
-    w=lambda g, x, mean, invstd, dims, shape: _sum(
-        g * ((x - _const(mean).reshape(shape)) * _const(invstd).reshape(shape)), dims),
-    b=lambda g, dims: _sum(g, dims))
+    w=lambda g, x, w, mean, invstd, dims, shape: keep_graph(_sum(
+        g * ((x - _const(mean).reshape(shape)) * _const(invstd).reshape(shape)), dims), x, w, node=_BNBB),
+    b=lambda g, x, w, dims: keep_graph(_sum(g, dims), x, w, node=_BNBB))
 
 
 def batch_norm_train(x: Tensor, w: Tensor, b: Tensor, eps: float) -> tuple:

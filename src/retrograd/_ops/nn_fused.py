@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ._keep_graph import keep_graph
 from ._registry import apply, primitive
 from .indexing_more import index_select, scatter_add
 from .nn_ops import _embedding_bw_op
@@ -143,11 +144,43 @@ def _db_rule(g, aff, pdims, b_shape):
     return _sum(g.reshape(aff), pdims).reshape(b_shape)
 
 
-_NORM_TWINS = {"x": _dx_np, "w": _dw_np, "b": _db_np}
+def _layer_norm_rules(node: str) -> dict:
+    # PyTorch's three layer-norm gradients come from one native_layer_norm_backward(grad, input, ...,
+    # weight) node: under create_graph each is linked to the input and the weight (a zero derivative
+    # where the formula does not use them, as for the bias gradient), see _keep_graph.py
+    def x(g, x, w, eps, rows, aff, pshape, wb, stash):
+        return keep_graph(_dx_rule(g, x, w, eps, rows, aff, pshape, wb, stash), x, w, node=node)
+
+    def w(g, x, w, eps, rows, aff, pdims, stash, w_shape):
+        return keep_graph(_dw_rule(g, x, eps, rows, aff, pdims, stash, w_shape), x, w, node=node)
+
+    def b(g, x, w, aff, pdims, b_shape):
+        return keep_graph(_db_rule(g, aff, pdims, b_shape), x, w, node=node)
+
+    return {"x": x, "w": w, "b": b}
+
+
+def _group_dx_rule(g, x, w, eps, rows, aff, pshape, wb, stash):
+    # (PyTorch's group-norm double backward is a composite: the x and w gradients have their own
+    # graphs, the bias gradient none; an empty input still gets a node linked to x and w)
+    dx = _dx_rule(g, x, w, eps, rows, aff, pshape, wb, stash)
+    return keep_graph(dx, x, w, node="NativeGroupNormBackwardBackward0") if x._data.size == 0 else dx
+
+
+def _db_np2(g, x, w, aff, pdims, b_shape):
+    return _db_np(g, aff, pdims, b_shape)
+
+
+def _dw_np2(g, x, w, eps, rows, aff, pdims, stash, w_shape):
+    return _dw_np(g, x, eps, rows, aff, pdims, stash, w_shape)
+
+
 _layer_norm_op = primitive("native_layer_norm", _norm_fw, node="NativeLayerNormBackward0",
-                           array_rules=_NORM_TWINS, x=_dx_rule, w=_dw_rule, b=_db_rule)
+                           array_rules={"x": _dx_np, "w": _dw_np2, "b": _db_np2},
+                           **_layer_norm_rules("NativeLayerNormBackwardBackward0"))
 _group_norm_op = primitive("native_group_norm", _norm_fw, node="NativeGroupNormBackward0",
-                           array_rules=_NORM_TWINS, x=_dx_rule, w=_dw_rule, b=_db_rule)
+                           array_rules={"x": _dx_np, "w": _dw_np, "b": _db_np}, x=_group_dx_rule, w=_dw_rule,
+                           b=_db_rule)
 
 
 def check_norm_dtypes(kernel: str, x: Tensor, w: Tensor | None, b: Tensor | None) -> None:

@@ -33,6 +33,7 @@ from .._blas import mm as blas_mm
 from .._tensor import Tensor
 from ..autograd.grad_mode import state as _grad_state
 from ._common import tensor_args, wrap_dim
+from ._keep_graph import keep_graph
 from ._registry import apply, primitive
 from .pointwise import exp, sigmoid, tanh, where
 from .reduce import _sum_dim as _sum_dim_op, sum as _sum
@@ -274,13 +275,16 @@ def _conv_weight_cols_np(g, *, cols, w_shape, groups):
 
 # (no rules: only used while grad mode is off, i.e. when no graph of the backward is built)
 _conv_weight_cols_op = primitive("conv_weight_columns", _conv_weight_cols_np, node="ConvolutionBackwardBackward0")
+# PyTorch computes all three gradients in one convolution_backward(grad, input, weight) node, so
+# under create_graph each of them is linked to the input and the weight: keep_graph does that
+_CBB = "ConvolutionBackwardBackward0"
 _conv_rules = dict(
-    x=lambda g, w, x_shape, stride, padding, dilation, groups: _conv_input(g, w, x_shape, stride, padding,
-                                                                           dilation, groups),
+    x=lambda g, x, w, x_shape, stride, padding, dilation, groups: keep_graph(
+        _conv_input(g, w, x_shape, stride, padding, dilation, groups), x, node=_CBB),
     w=_conv_w_rule)
 _convolution = primitive("convolution", _follow(_conv_fw), node="ConvolutionBackward0", **_conv_rules)
 _convolution_b = primitive("convolution_bias", _follow(_conv_b_fw), node="ConvolutionBackward0",
-                           b=lambda g: _bias_grad(g), **_conv_rules)
+                           b=lambda g, x, w: keep_graph(_bias_grad(g), x, w, node=_CBB), **_conv_rules)
 # In these rules ``g`` is the incoming gradient (shape of x) and the input named ``g`` in
 # the forward is called ``gy`` to keep the two apart.
 def _conv_input_fw2(gy, w, *, x_shape, stride, padding, dilation, groups):
@@ -294,12 +298,13 @@ def _conv_input_b_fw2(gy, w, b, *, x_shape, stride, padding, dilation, groups):
 
 
 _cin_rules = dict(
-    gy=lambda g, w, stride, padding, dilation, groups: _conv(g, w, stride, padding, dilation, groups),
+    gy=lambda g, gy, w, stride, padding, dilation, groups: keep_graph(
+        _conv(g, w, stride, padding, dilation, groups), gy, node=_CBB),
     w=lambda g, gy, w_shape, stride, padding, dilation, groups: _conv_weight(g, gy, w_shape, stride, padding,
                                                                              dilation, groups))
 _conv_input_op = primitive("conv_transpose", _follow(_conv_input_fw2), node="ConvolutionBackward0", **_cin_rules)
 _conv_input_b_op = primitive("conv_transpose_bias", _follow(_conv_input_b_fw2), node="ConvolutionBackward0",
-                             b=lambda g: _bias_grad(g), **_cin_rules)
+                             b=lambda g, gy, w: keep_graph(_bias_grad(g), gy, w, node=_CBB), **_cin_rules)
 # conv_weight(x, gy) = dw.  d/dx = conv_input(gy, G); d/dgy = conv(x, G)
 _conv_weight_op = primitive(
     "conv_weight", lambda x, gy, *, w_shape, stride, padding, dilation, groups:
@@ -308,6 +313,19 @@ _conv_weight_op = primitive(
     x=lambda g, gy, x_shape, stride, padding, dilation, groups: _conv_input(gy, g, x_shape, stride, padding,
                                                                             dilation, groups),
     gy=lambda g, x, stride, padding, dilation, groups: _conv(x, g, stride, padding, dilation, groups))
+
+
+def _conv_weight_rank_check(x: Tensor, w: Tensor, nd: int, stride, padding) -> None:
+    """PyTorch's convolution takes its dimensionality from the weight: a weight of another rank fails
+    on the stride's length (or, with padding='same', on the input's rank).  ``x``: batched."""
+    if w.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if w.ndim != nd + 2:
+        if isinstance(padding, str) and padding == "same":
+            raise RuntimeError(f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional weight"
+                               f"{list(w.shape)}, but got {x.ndim}-dimensional input of size {list(x.shape)} instead")
+        raise RuntimeError(f"expected stride to be a single integer value or a list of {w.ndim - 2} values to match "
+                           f"the convolution dimensions, but got stride={list(_tuple(stride, nd, 'stride'))}")
 
 
 def _conv_shape_checks(name, x: Tensor, w: Tensor, groups: int, nd: int, transposed: bool = False) -> None:
@@ -320,6 +338,9 @@ def _conv_shape_checks(name, x: Tensor, w: Tensor, groups: int, nd: int, transpo
                            f"input of size: [{', '.join(map(str, x.shape))}]")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    if w.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size [{', '.join(map(str, w.shape))}] instead")
     cin = x.shape[1]
     if not transposed:
         if cin != w.shape[1] * groups:
@@ -335,8 +356,21 @@ def _conv_shape_checks(name, x: Tensor, w: Tensor, groups: int, nd: int, transpo
             raise RuntimeError(
                 f"Given transposed=1, weight of size [{', '.join(map(str, w.shape))}], expected input"
                 f"[{', '.join(map(str, x.shape))}] to have {w.shape[0]} channels, but got {cin} channels instead")
-    if x.dtype is not w.dtype:
+    if x.dtype is not w.dtype and transposed:
         raise RuntimeError(f"Input type ({_tn(x)}) and weight type ({_tn(w)}) should be the same")
+
+
+def _conv_bias_dtype_check(x: Tensor, bias) -> None:
+    # (PyTorch checks the bias's dtype before the geometry; the weight's only in the kernel)
+    if bias is not None and bias.dtype is not x.dtype:
+        raise RuntimeError(f"Input type ({_tn(x)}) and bias type ({_tn(bias)}) should be the same")
+
+
+def _conv_weight_dtype_check(x: Tensor, w: Tensor) -> None:
+    if w.dtype is not x.dtype:
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError(f"expected scalar type {_scalar_type_name(x.dtype)} but found {_scalar_type_name(w.dtype)}")
 
 
 def _conv_param_checks(stride, padding, dilation, transposed: bool = False) -> None:
@@ -357,8 +391,15 @@ def _conv_param_checks(stride, padding, dilation, transposed: bool = False) -> N
         raise RuntimeError(f"dilation should be greater than zero, but got {list(dil)}")
 
 
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+                 "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "bool": "bool"}
+
+
 def _tn(t: Tensor) -> str:
-    return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(t.dtype.name, t.dtype.name)
+    # (PyTorch's messages name the C++ types)
+    name = str(t.dtype).rpartition(".")[2]
+    return _C_TYPE_NAMES.get(name, name)
 
 
 def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
@@ -370,10 +411,14 @@ def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
             "tuple of ints dilation = 1, int groups = 1)\n"
             " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = \"valid\", "
             "tuple of ints dilation = 1, int groups = 1)\n")
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got "
+                           f"input of size: [{', '.join(map(str, input.shape))}]")
     batched = input.ndim == nd + 2
     if input.ndim == nd + 1:
         input = unsqueeze(input, 0)
-    _conv_shape_checks(name, input, weight, groups, nd)
+    _conv_weight_rank_check(input, weight, nd, stride, padding)
+    _conv_bias_dtype_check(input, bias)
     stride = _tuple(stride, nd, "stride")
     dilation = _tuple(dilation, nd, "dilation")
     ksize = weight.shape[2:]
@@ -393,6 +438,8 @@ def _convnd(nd, name, input, weight, bias, stride, padding, dilation, groups):
     else:
         pads = tuple((p, p) for p in _tuple(padding, nd, "padding"))
     _conv_param_checks(stride, [lo for lo, _ in pads], dilation)
+    _conv_shape_checks(name, input, weight, groups, nd)
+    _conv_weight_dtype_check(input, weight)
     padded = [s + lo + hi for s, (lo, hi) in zip(input.shape[2:], pads)]
     spans = [d * (k - 1) + 1 for k, d in zip(ksize, dilation)]
     if any(p < sp for p, sp in zip(padded, spans)):
@@ -676,20 +723,26 @@ def _scatter_to_input(g, out, x_shape, disjoint: bool):
     return apply(_pool_scatter, (g[0],), {"idx": idx, "shape": x_shape, "disjoint": disjoint})
 
 
-def _pool_bw_rule(g, out, x_shape):
-    return _scatter_to_input(g, out, x_shape, False)
+def _pool_bw_rule(node: str):
+    """The input rule of a max pooling op whose PyTorch backward node is ``node``: a scatter
+    of g to the argmax positions, kept in x's graph (see _keep_graph.py)."""
+    def rule(g, out, x, x_shape):
+        return keep_graph(_scatter_to_input(g, out, x_shape, False), x, node=node)
+    return rule
 
 
-def _max_pool_bw_rule(g, out, x_shape, ksize, stride, dilation):
-    # windows that cannot overlap (stride >= dilated kernel extent) get each input index once
-    disjoint = all(s >= (k - 1) * d + 1 for k, s, d in zip(ksize, stride, dilation))
-    return _scatter_to_input(g, out, x_shape, disjoint)
+def _max_pool_bw_rule(node: str):
+    def rule(g, out, x, x_shape, ksize, stride, dilation):
+        # windows that cannot overlap (stride >= dilated kernel extent) get each input index once
+        disjoint = all(s >= (k - 1) * d + 1 for k, s, d in zip(ksize, stride, dilation))
+        return keep_graph(_scatter_to_input(g, out, x_shape, disjoint), x, node=node)
+    return rule
 
 
 _max_pool2d_op = primitive("max_pool2d", _follow(_max_pool_fw), node="MaxPool2DWithIndicesBackward0", n_out=2,
-                           x=_max_pool_bw_rule)
+                           x=_max_pool_bw_rule("MaxPool2DWithIndicesBackwardBackward0"))
 _max_pool3d_op = primitive("max_pool3d", _follow(_max_pool_fw), node="MaxPool3DWithIndicesBackward0", n_out=2,
-                           x=_max_pool_bw_rule)
+                           x=_max_pool_bw_rule("MaxPool3DWithIndicesBackwardBackward0"))
 
 
 def _indices_out(pair):
@@ -718,7 +771,7 @@ def _check_pool(name, x, nd, ksize, stride, padding, dilation, ceil_mode=False):
     shape = x._data.shape  # the raw tuple: this runs on every pooling call
     ndim = len(shape)
     if name == "max_pool" or nd == 3:
-        if ndim not in (nd + 1, nd + 2) or 0 in shape[-nd - 1:]:
+        if ndim not in (nd + 1, nd + 2):
             raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input")
     elif ndim < nd + 1:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], "
@@ -735,7 +788,7 @@ def _check_pool(name, x, nd, ksize, stride, padding, dilation, ceil_mode=False):
                                f"kernel_size={k} and dilation={d}")
         outs.append(_pool_out(size, k, s, p, d, ceil_mode))
     if min(ksize) > 0 and min(stride) > 0 and min(dilation) > 0 and min(outs) >= 1 \
-            and (nd == 3 or (ndim in (3, 4) and 0 not in shape[-3:])) \
+            and ndim in (nd + 1, nd + 2) and 0 not in shape[-nd - 1:] \
             and all(k // 2 >= p for k, p in zip(ksize, padding)) and not (nd == 3 and name == "avg_pool"):
         return  # the ordinary case: nothing below can fire
     names = ("T", "H", "W")[3 - nd:]
@@ -751,6 +804,11 @@ def _check_pool(name, x, nd, ksize, stride, padding, dilation, ceil_mode=False):
     if nd == 2 and (ndim not in (3, 4) or 0 in shape[-3:]):
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
                            f"but got:{list(shape)}")
+    if nd == 3 and 0 in shape[-4:]:
+        # (PyTorch's message names dimension 0 whichever one is empty)
+        fn = "max_pool3d_with_indices_out_cpu_template" if name == "max_pool" else "avg_pool3d"
+        raise RuntimeError(f"{fn}(): Expected input's non-batch dimensions to have positive length, but input has "
+                           f"a shape of {list(shape)} and non-batch dimension 0 has length zero!")
     if any(k // 2 < p for k, p in zip(ksize, padding)):
         if nd == 2:
             raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = "
@@ -899,10 +957,10 @@ def _avg_pool_bw_fw(g, *, x_shape, ksize, stride, padding, ceil_mode, count_incl
 
 _avg_pool2d_op = primitive(
     "avg_pool2d", _follow(_avg_pool_fw), node="AvgPool2DBackward0",
-    x=lambda g, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
-        _avg_pool2d_bw, (g,), dict(x_shape=x_shape, ksize=ksize, stride=stride, padding=padding,
-                                   ceil_mode=ceil_mode, count_include_pad=count_include_pad,
-                                   divisor_override=divisor_override)))
+    x=lambda g, x, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: keep_graph(
+        apply(_avg_pool2d_bw, (g,), dict(x_shape=x_shape, ksize=ksize, stride=stride, padding=padding,
+                                         ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                                         divisor_override=divisor_override)), x, node="AvgPool2DBackwardBackward0"))
 _avg_pool2d_bw = primitive(
     "avg_pool2d_backward", _avg_pool_bw_fw, node="AvgPool2DBackwardBackward0",
     g=lambda g, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
@@ -975,7 +1033,8 @@ def _adaptive_avg_bw_fw(g, *, in_size):
 
 _adaptive_avg2d_op = primitive(
     "adaptive_avg_pool2d", _follow(_adaptive_avg_fw), node="AdaptiveAvgPool2DBackward0",
-    x=lambda g, x_shape, out_size: apply(_adaptive_avg2d_bw, (g,), {"in_size": tuple(x_shape[-len(out_size):])}))
+    x=lambda g, x, x_shape, out_size: keep_graph(apply(_adaptive_avg2d_bw, (g,), {
+        "in_size": tuple(x_shape[-len(out_size):])}), x, node="AdaptiveAvgPool2DBackwardBackward0"))
 _adaptive_avg2d_bw = primitive(
     "adaptive_avg_pool2d_backward", _adaptive_avg_bw_fw, node="AdaptiveAvgPool2DBackwardBackward0",
     g=lambda g, g_shape, in_size: apply(_adaptive_avg2d_op, (g,), {"out_size": tuple(g_shape[-len(in_size):])}))
@@ -1033,8 +1092,16 @@ def _check_adaptive1d(kind: str, input: Tensor, output_size) -> None:
                            f"(got {len(output_size)})")
 
 
+def _check_size_list(input: Tensor, output_size) -> None:
+    # nn.functional's wrapper fills None entries from the input's trailing sizes first: an input
+    # with no more dims than a list output_size is its ValueError
+    if isinstance(output_size, (list, tuple)) and input.ndim <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average pooling to a fixed output size (PyTorch's start/end index rule)."""
+    _check_size_list(input, output_size)
     if input.ndim not in (3, 4):
         raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
     out_size = _check_adaptive("avg", 2, input, output_size)
@@ -1077,11 +1144,12 @@ def _adaptive_max_fw(x, *, out_size):
 
 
 _adaptive_max2d_op = primitive("adaptive_max_pool2d", _follow(_adaptive_max_fw), node="AdaptiveMaxPool2DBackward0",
-                               n_out=2, x=_pool_bw_rule)
+                               n_out=2, x=_pool_bw_rule("AdaptiveMaxPool2DBackwardBackward0"))
 
 
 def _adaptive_max_with_indices(op, nd: int, input: Tensor, output_size, name=None) -> tuple:
     # shared by the 2-D and 3-D ops (nn_ops_more.py): check, batch an unbatched input, run ``op``, unbatch
+    _check_size_list(input, output_size)
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"adaptive_max_pool{nd}d(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
                            f"{list(input.shape)}")
@@ -1703,7 +1771,7 @@ def _nll_plain_rule(g, x_shape, target, reduction):
     return g * _t(w)
 
 
-def _nll_plain_twin(g, x_shape, target, reduction):
+def _nll_plain_twin(g, x, x_shape, target, reduction):
     """_nll_plain_rule on arrays (the first-order backward's NumPy twin)."""
     w = _nll_plain_weights(g.dtype, x_shape, target, reduction)
     if reduction == "none":
@@ -1711,13 +1779,21 @@ def _nll_plain_twin(g, x_shape, target, reduction):
     return g * w
 
 
+# (the gradient is constant in x; under create_graph it stays linked to x as PyTorch's
+# nll_loss_backward(grad, self, ...) node is, see _keep_graph.py)
 _nll_plain_op = primitive("nll_loss_plain", _nll_plain_fw, node="NllLossBackward0",
                           array_rules={"x": _nll_plain_twin},
-                          x=lambda g, x_shape, target, reduction: _nll_plain_rule(g, x_shape, target, reduction))
-_nll_rules = dict(x=lambda g, x_shape, target, weight, ignore_index, reduction: _nll_rule(
-    g, x_shape, target, weight, ignore_index, reduction))
-_nll_op = primitive("nll_loss", _nll_fw, node="NllLossBackward0", **_nll_rules)
-_nll2d_op = primitive("nll_loss2d", _nll_fw, node="NllLoss2DBackward0", **_nll_rules)
+                          x=lambda g, x, x_shape, target, reduction: keep_graph(
+                              _nll_plain_rule(g, x_shape, target, reduction), x, node="NllLossBackwardBackward0"))
+
+
+def _nll_rules(node: str) -> dict:
+    return dict(x=lambda g, x, x_shape, target, weight, ignore_index, reduction: keep_graph(_nll_rule(
+        g, x_shape, target, weight, ignore_index, reduction), x, node=node))
+
+
+_nll_op = primitive("nll_loss", _nll_fw, node="NllLossBackward0", **_nll_rules("NllLossBackwardBackward0"))
+_nll2d_op = primitive("nll_loss2d", _nll_fw, node="NllLoss2DBackward0", **_nll_rules("NllLoss2DBackwardBackward0"))
 
 
 # ====================================================================== helpers for nn

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._common import tensor_args
+from ._keep_graph import keep_graph
 from ._registry import apply, primitive
 from .nn_ops import (
     _adaptive_avg_bw_fw,
@@ -22,6 +23,7 @@ from .nn_ops import (
     _adaptive_max_fw,
     _adaptive_max_with_indices,
     _check_adaptive,
+    _check_size_list,
     _avg_pool_bw_fw,
     _avg_pool_fw,
     _check_pool,
@@ -44,9 +46,10 @@ def _avg_static(ksize, stride, padding, ceil_mode, count_include_pad, divisor_ov
 
 _avg_pool3d_op = primitive(
     "avg_pool3d", _avg_pool_fw, node="AvgPool3DBackward0",
-    x=lambda g, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
-        _avg_pool3d_bw, (g,), dict(x_shape=x_shape, **_avg_static(ksize, stride, padding, ceil_mode,
-                                                                 count_include_pad, divisor_override))))
+    x=lambda g, x, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: keep_graph(
+        apply(_avg_pool3d_bw, (g,), dict(x_shape=x_shape, **_avg_static(ksize, stride, padding, ceil_mode,
+                                                                       count_include_pad, divisor_override))),
+        x, node="AvgPool3DBackwardBackward0"))
 _avg_pool3d_bw = primitive(
     "avg_pool3d_backward", _avg_pool_bw_fw, node="AvgPool3DBackwardBackward0",
     g=lambda g, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
@@ -77,7 +80,8 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
 
 _adaptive_avg3d_op = primitive(
     "adaptive_avg_pool3d", _adaptive_avg_fw, node="AdaptiveAvgPool3DBackward0",
-    x=lambda g, x_shape, out_size: apply(_adaptive_avg3d_bw, (g,), {"in_size": tuple(x_shape[-len(out_size):])}))
+    x=lambda g, x, x_shape, out_size: keep_graph(apply(_adaptive_avg3d_bw, (g,), {
+        "in_size": tuple(x_shape[-len(out_size):])}), x, node="AdaptiveAvgPool3DBackwardBackward0"))
 _adaptive_avg3d_bw = primitive(
     "adaptive_avg_pool3d_backward", _adaptive_avg_bw_fw, node="AdaptiveAvgPool3DBackwardBackward0",
     g=lambda g, g_shape, in_size: apply(_adaptive_avg3d_op, (g,), {"out_size": tuple(g_shape[-len(in_size):])}))
@@ -90,6 +94,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     >>> torch.nn.functional.adaptive_avg_pool3d(torch.ones(1, 1, 3, 3, 3), 2).shape
     torch.Size([1, 1, 2, 2, 2])
     """
+    _check_size_list(input, output_size)
     if input.ndim not in (4, 5):
         raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
     out_size = _check_adaptive("avg", 3, input, output_size)
@@ -101,7 +106,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
 
 
 _adaptive_max3d_op = primitive("adaptive_max_pool3d", _adaptive_max_fw, node="AdaptiveMaxPool3DBackward0",
-                               n_out=2, x=_pool_bw_rule)
+                               n_out=2, x=_pool_bw_rule("AdaptiveMaxPool3DBackwardBackward0"))
 
 
 def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
@@ -296,7 +301,9 @@ def _leaky_result_rule(g, out, slope):
     return leaky_relu_backward(g, out, slope)
 
 
-_leaky_inplace_op = primitive("leaky_relu_inplace", _leaky_np, node="LeakyReluBackward1", x=_leaky_result_rule)
+_leaky_inplace_op = primitive("leaky_relu_inplace", _leaky_np, node="LeakyReluBackward1",
+                              x=lambda g, out, slope: keep_graph(_leaky_result_rule(g, out, slope), out,
+                                                                 node="LeakyReluBackwardBackward0"))
 
 
 def leaky_relu_inplace(input: Tensor, negative_slope: float) -> Tensor:
@@ -634,9 +641,9 @@ def _fractional_max_fw(x, *, ksize, out_size, samples):
 
 
 _fractional_max2d_op = primitive("fractional_max_pool2d", _fractional_max_fw, node="FractionalMaxPool2DBackward0",
-                                 n_out=2, x=_pool_bw_rule)
+                                 n_out=2, x=_pool_bw_rule("FractionalMaxPool2DBackwardBackward0"))
 _fractional_max3d_op = primitive("fractional_max_pool3d", _fractional_max_fw, node="FractionalMaxPool3DBackward0",
-                                 n_out=2, x=_pool_bw_rule)
+                                 n_out=2, x=_pool_bw_rule("FractionalMaxPool3DBackwardBackward0"))
 
 
 def _fractional_max_pool(nd: int, input: Tensor, kernel_size, output_size, output_ratio, _random_samples) -> tuple:

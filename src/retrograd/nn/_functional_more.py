@@ -28,6 +28,7 @@ from .._ops.nn_ops_more import (
 )
 from .._tensor import Tensor
 from ..autograd import grad_mode
+from ._grid_sample import grid_sample  # noqa: F401  (re-exported)
 from ._util import const
 
 __all__ = ["selu_", "celu_", "threshold_",
@@ -346,6 +347,16 @@ def _max_unpool(nd: int, input: Tensor, indices: Tensor, kernel_size, stride, pa
             lo, hi = default[d] - st[d], default[d] + st[d]
             if not lo < out_sp[d] < hi:
                 raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {lo} and {hi})')
+    if indices._data.dtype != np.int64:
+        from .._tensor import _scalar_type_name
+
+        raise RuntimeError(f"elements in indices should be type int64 but got: {_scalar_type_name(indices.dtype)}")
+    if tuple(indices.shape) != tuple(input.shape):
+        # (PyTorch runs the 1-d op as a 2-d one: a trailing 1 in the shapes it prints)
+        extra = [1] if nd == 1 else []
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape) + extra}) but got indices tensor with shape: "
+                           f"{list(indices.shape) + extra}")
     n, c = x.shape[0], x.shape[1]
     total = int(np.prod(out_sp))
     ii = idx._data.reshape(n, c, -1)
@@ -530,69 +541,6 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
     b = const(base.reshape(1, -1, k).astype(theta._data.dtype))
     grid = O.matmul(b, theta.transpose(1, 2))
     return grid.reshape(n, *spatial, k - 1)
-
-
-def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
-                align_corners: bool | None = None) -> Tensor:
-    """Sample (N, C, H, W) input at the normalised (x, y) points of grid (N, H_out, W_out, 2).
-
-    Supports 4-D input, modes 'bilinear' and 'nearest', padding modes 'zeros' and 'border'.
-
-    >>> import retrograd as torch
-    >>> img = torch.arange(4.).reshape(1, 1, 2, 2)
-    >>> torch.nn.functional.grid_sample(img, torch.zeros(1, 1, 1, 2), align_corners=True)
-    tensor([[[[1.5000]]]])
-    """
-    if mode not in ("bilinear", "nearest", "bicubic"):
-        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
-                         f"but got: '{mode}'")
-    if padding_mode not in ("zeros", "border", "reflection"):
-        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
-                         f"'reflection', but got: '{padding_mode}'")
-    if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
-        align_corners = False
-    if input.ndim != 4 or mode == "bicubic" or padding_mode == "reflection":
-        raise NotImplementedError("retrograd: grid_sample supports 4-D input with mode bilinear/nearest and "
-                                  "padding_mode zeros/border only")
-    n, c, h, w = input.shape
-    _, ho, wo, _ = grid.shape
-
-    def unnormalize(coord: Tensor, size: int) -> Tensor:
-        if align_corners:
-            out = (coord + 1) * ((size - 1) / 2)
-        else:
-            out = ((coord + 1) * size - 1) / 2
-        if padding_mode == "border":
-            out = O.clamp(out, 0, size - 1)
-        return out
-
-    ix = unnormalize(grid[..., 0], w)  # (N, Ho, Wo)
-    iy = unnormalize(grid[..., 1], h)
-    flat = input.reshape(n, c, h * w)
-
-    def tap(xi: np.ndarray, yi: np.ndarray) -> tuple[Tensor, np.ndarray]:
-        valid = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-        lin = (np.clip(yi, 0, h - 1) * w + np.clip(xi, 0, w - 1)).astype(np.int64).reshape(n, 1, ho * wo)
-        vals = O.gather(flat, 2, const(np.broadcast_to(lin, (n, c, ho * wo)).copy()))
-        return vals.reshape(n, c, ho, wo), valid[:, None].astype(input._data.dtype)
-
-    if mode == "nearest":
-        xi = np.rint(ix._data).astype(np.int64)
-        yi = np.rint(iy._data).astype(np.int64)
-        v, m = tap(xi, yi)
-        return v * const(m)
-    x0 = np.floor(ix._data).astype(np.int64)
-    y0 = np.floor(iy._data).astype(np.int64)
-    wx1 = (ix - const(x0.astype(ix._data.dtype))).unsqueeze(1)
-    wy1 = (iy - const(y0.astype(iy._data.dtype))).unsqueeze(1)
-    wx0, wy0 = 1 - wx1, 1 - wy1
-    out = None
-    for dx, dy, wt in ((0, 0, wx0 * wy0), (1, 0, wx1 * wy0), (0, 1, wx0 * wy1), (1, 1, wx1 * wy1)):
-        v, m = tap(x0 + dx, y0 + dy)
-        term = v * (wt * const(m))
-        out = term if out is None else out + term
-    return out
 
 
 def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:

@@ -120,7 +120,12 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
                            "This input cannot have requires_grad True.")
     t = target._data if isinstance(target, Tensor) else np.asarray(target)
     shape = tuple(input.shape)
-    full = np.broadcast_shapes(shape, t.shape)
+    try:
+        full = np.broadcast_shapes(shape, t.shape)
+    except ValueError:
+        from .._ops._common import broadcast_error
+
+        raise broadcast_error(shape, t.shape) from None
     if full != shape:
         raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
     # one node, SoftMarginLossBackward0, as in PyTorch (the target gets no edge)
@@ -223,15 +228,22 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
                            f"{list(input.shape)}")
     t = np.asarray(target._data).reshape(-1)
     n, c = x.shape
-    if t.shape[0] != n:
-        raise RuntimeError(f"inconsistent target size, expected {n} but got {list(target.shape)}")
-    if t.size and (t.min() < 0 or t.max() >= c):
-        raise RuntimeError("target out of range")
+    if target.ndim > 1 or t.shape[0] != n:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{n}], but got {list(target.shape)}. Input "
+                           f"has shape {list(input.shape)}.")
     from .._tensor import _scalar_type_name
 
-    for want, got in (("Long", target), (_scalar_type_name(input.dtype), weight)):
-        if got is not None and _scalar_type_name(got.dtype) != want:
-            raise RuntimeError(f"expected scalar type {want} but found {_scalar_type_name(got.dtype)}")
+    # (PyTorch's order: the weight's size, the target's and the weight's dtype, then the target's values)
+    if weight is not None and weight.numel() != c:
+        raise RuntimeError(f"inconsistent weight size, expected {c} but got {list(weight.shape)}")
+    if _scalar_type_name(target.dtype) != "Long":
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_type_name(target.dtype)}")
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_type_name(input.dtype)} but found "
+                           f"{_scalar_type_name(weight.dtype)}")
+    if t.size and (t.min() < 0 or t.max() >= c):
+        raise RuntimeError("target out of range")
     w = None
     if weight is not None:
         if weight.requires_grad and _grad_mode.state.enabled:
@@ -253,10 +265,18 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, red
     """
     reduction = _reduction(size_average, reduce, reduction)
     unbatched = input.ndim <= 1
+    if input.ndim > 2 or (input.ndim == 1 and input.shape[0] == 0) or (input.ndim == 2 and input.shape[1] == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
     x = input.reshape(1, -1) if unbatched else input
-    t = np.asarray(target._data).reshape(x.shape[0], -1) if x.ndim == 2 else None
-    if x.ndim != 2 or t is None or tuple(t.shape) != tuple(x.shape):
+    ok = (target.ndim <= 1 and target.numel() == x.shape[1]) if unbatched else tuple(target.shape) == tuple(x.shape)
+    if not ok:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    from .._tensor import _scalar_type_name
+
+    if _scalar_type_name(target.dtype) != "Long":
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_type_name(target.dtype)}")
+    t = np.asarray(target._data).reshape(x.shape)
     n, c = x.shape
     # each row's targets run up to its first negative entry
     if t.size and (t.min() < -1 or t.max() >= c):

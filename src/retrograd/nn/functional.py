@@ -23,6 +23,7 @@ from .._creation import _eng
 from .._ops import nn_batchnorm as _bnorm
 from .._ops import nn_ops as _nn
 from .._ops import nn_ops_more as _nnm
+from .._ops import nn_pad as _pad
 from .._ops._registry import apply_inplace as _apply_inplace
 from .._ops._registry import apply as _apply
 from .._tensor import Tensor, bump_version
@@ -407,6 +408,16 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     """
     if training:
         _verify_batch_size(input.shape)
+    if input.numel() == 0:
+        # PyTorch's early exit for an empty input: no statistics, no size checks, the running
+        # averages untouched; a copy (not a view, so the graph goes on) scaled by the first
+        # weight and shifted by the first bias element
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     c = input.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
                     ("bias", bias)):
@@ -475,6 +486,9 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bi
 def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
     """x / sqrt(mean(x^2) + eps) over the last dims, times weight."""
     ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if not ns:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
     if tuple(input.shape[input.ndim - len(ns):]) != ns or input.ndim < len(ns):
         raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape "
                            f"[*{', '.join(map(str, ns))}], but got input of size{list(input.shape)}")
@@ -596,6 +610,7 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             if int(pad[2 * i]) > size or int(pad[2 * i + 1]) > size:
                 raise RuntimeError("Padding value causes wrapping around more than once.")
     out = input
+    index = []  # reflect / replicate: one primitive reading (ax, source positions) per dim
     for i in range(npad):
         ax = input.ndim - 1 - i
         lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
@@ -611,7 +626,11 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
         else:
             idx = np.pad(np.arange(size), (max(lo, 0), max(hi, 0)), mode=np_mode)
             idx = idx[max(-lo, 0):len(idx) - max(-hi, 0)]
+            index.append((ax, idx.astype(np.int64)))
+            continue
         out = out[(slice(None),) * ax + (const(idx.astype(np.int64)),)]
+    if index:
+        return _pad.gather_pad(input, tuple(index), mode, npad)
     return out
 
 
@@ -967,6 +986,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     return out, weights
 from ._functional_more import *  # noqa
 from ._losses_more import *  # noqa
+from ._linear_cross_entropy import linear_cross_entropy  # noqa: E402,F401
 # softshrink / hardshrink / prelu / rrelu: primitives with PyTorch's nodes and special-value behaviour
 from .._ops.nn_ops_more import hardshrink, prelu, softshrink  # noqa: E402,F401
 from .._ops.nn_ops_more import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402,F401

@@ -28,6 +28,7 @@ from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .syncbatchnorm import SyncBatchNorm  # noqa: F401
 from . import batchnorm  # noqa: F401 - PyTorch's module path for the batch-norm classes
 from .legacy import Container, CrossMapLRN2d  # noqa: F401
+from .linear_cross_entropy import *  # noqa: F401,F403
 from . import utils  # noqa: F401,E402 - torch.nn.modules.utils (attribute access, as in torch)
 
 # ``from .modules import *`` in nn/__init__ must not rebind ``nn.utils`` to this package's ``utils``
