@@ -29,3 +29,8 @@ from .linalg_legacy import *  # noqa: F401,F403
 from .nn_fused import *  # noqa: F401,F403
 from .nn_pad import *  # noqa: F401,F403
 from .linalg_ldl import *  # noqa: F401,F403
+
+from ._out_table import give_out as _give_out  # noqa: E402
+
+_give_out(globals())  # out= for the functions that lack it (the package namespace only)
+del _give_out

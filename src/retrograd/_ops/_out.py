@@ -46,12 +46,14 @@ def write_out(name: str, result: Tensor, out, mode: str | Callable = "cast") -> 
 
 
 def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = None, grad_check: bool = True,
-             tuple_mode: str = "cast"):
+             tuple_mode: str = "cast", select: Callable | None = None):
     """Give ``fn`` an ``out=`` keyword with PyTorch's rules.
 
     ``grad_name``: the name PyTorch's autograd error uses (the kernel's, e.g. ``cat`` for vstack).
     ``tuple_mode``: the rule for each tensor of a tuple result (max/min's values and indices must
     have exactly the result's dtypes: ``"same"``).
+    ``select``: ``select(args, kwargs)`` gives the mode for one call (an op whose overloads follow
+    different rules: ``max(x, out=)`` vs ``max(x, y, out=)``).
     """
     def deco(fn):
         @functools.wraps(fn)
@@ -60,15 +62,18 @@ def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = N
                 return fn(*args, **kwargs)
             from .linalg import _check_out
 
+            tensors = [a for a in args if isinstance(a, Tensor)]
+            for a in args:  # (a sequence of tensors: vstack, hstack ...)
+                if isinstance(a, (list, tuple)):
+                    tensors += [t for t in a if isinstance(t, Tensor)]
             if not isinstance(out, (tuple, list)):
-                tensors = [a for a in args if isinstance(a, Tensor)]
-                for a in args:  # (a sequence of tensors: vstack, hstack ...)
-                    if isinstance(a, (list, tuple)):
-                        tensors += [t for t in a if isinstance(t, Tensor)]
                 if grad_check:
                     _check_out(grad_name or name, out, *tensors)
                 elif not isinstance(out, Tensor):
                     raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+            elif grad_check:  # (values, indices): the same refusal when an input requires grad
+                for o in out:
+                    _check_out(grad_name or name, o, *tensors)
             res = fn(*args, **kwargs)
             if isinstance(res, tuple):  # (values, indices): each into its own out tensor
                 if tuple_mode == "same":  # (all dtypes are checked before anything is written)
@@ -79,7 +84,7 @@ def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = N
                 for o, r in zip(out, res):
                     write_out(name, r.detach(), o, tuple_mode)
                 return type(res)(tuple(out))
-            return write_out(name, res.detach(), out, mode)
+            return write_out(name, res.detach(), out, mode if select is None else select(args, kwargs))
         return wrapper
     return deco
 

@@ -568,7 +568,7 @@ def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None, 
     before computing anything (the forward may not even run on ``target``'s dtype).
     """
     if cast is not None:
-        check_inplace_cast(cast, target)
+        check_inplace_cast(cast, target, others)
     if _SLOW and _forward_ad is not None:  # (a dual level is open: the target's tangent changes too;
         # the hook runs this function again with the level paused)
         return _forward_ad.inplace(op, target, others, static, apply_inplace)
@@ -610,16 +610,37 @@ def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None, 
     return target
 
 
-def check_inplace_cast(result_dtype, target) -> None:
-    """PyTorch's refusal of an in-place result (a retrograd dtype) that can't be cast to ``target``."""
+def check_inplace_cast(result_dtype, target, others: tuple = ()) -> None:
+    """PyTorch's refusal of an in-place result (a retrograd dtype) that can't be cast to ``target``.
+
+    ``others``: the op's other operands; PyTorch checks the broadcast shape before the dtype,
+    so a result that would not fit ``target``'s shape is reported as such first.
+    """
     from .. import _dtype as D
 
     to = D.from_numpy_dtype(target._data.dtype)
     if not D.can_cast(result_dtype, to):
         from .._tensor import _scalar_type_name
 
+        check_inplace_broadcast(target, others)
+
         raise RuntimeError(f"result type {_scalar_type_name(result_dtype)} can't be cast to the "
                            f"desired output type {_scalar_type_name(to)}")
+
+
+def check_inplace_broadcast(target, others: tuple) -> None:
+    """PyTorch's refusal when ``target`` op ``others`` broadcasts to a shape other than ``target``'s."""
+    shapes = [np.shape(o._data) for o in others if isinstance(o, _Tensor)]
+    if not shapes:
+        return
+    try:
+        shape = np.broadcast_shapes(target._data.shape, *shapes)
+    except ValueError:
+        return  # (the op's own broadcasting error comes later)
+    if shape != target._data.shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, target._data.shape))}] doesn't match the broadcast "
+            f"shape [{', '.join(map(str, shape))}]")
 
 
 def _write(target, data) -> None:

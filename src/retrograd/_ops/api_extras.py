@@ -596,14 +596,16 @@ def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
 
 
 def _give_copies_out() -> None:
-    # torch's *_copy functions all take ``out=`` (one tensor, or one per piece for the splitting ones)
+    # torch's *_copy functions all take ``out=`` (one tensor, or one per piece for the splitting ones),
+    # which must have exactly the result's dtype
     from ._out import with_out
 
     g = globals()
     for name in ("alias_copy", "diagonal_copy", "expand_copy", "permute_copy", "select_copy", "slice_copy",
                  "split_copy", "split_with_sizes_copy", "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy",
                  "unfold_copy", "unsqueeze_copy", "view_copy"):
-        g[name] = with_out(name)(g[name])
+        # (exactly the result's dtype; PyTorch allows inputs that require grad here)
+        g[name] = with_out(name, "same", tuple_mode="same", grad_check=False)(g[name])
 
 
 _give_copies_out()

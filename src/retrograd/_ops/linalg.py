@@ -84,6 +84,18 @@ def _check_out(name: str, out, *inputs) -> None:
                            "but one of the arguments requires grad.")
 
 
+def warn_if_resized(out: Tensor, expected: tuple, stacklevel: int = 3) -> None:
+    """PyTorch's deprecation warning when a non-empty ``out`` must be resized to ``expected``
+    (an empty ``out`` is resized silently)."""
+    if out._data.size and out._data.shape != tuple(expected):
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape [{', '.join(map(str, out.shape))}], "
+            f"which does not match the required output shape [{', '.join(map(str, expected))}]. This behavior is "
+            "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
+            "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+            "t.resize_(0).", UserWarning, stacklevel=stacklevel)
+
+
 def _write_out(name: str, result: Tensor, out: Tensor, kernel_shape: tuple | None = None,
                cast: bool = False) -> Tensor:
     """Copy ``result`` into ``out`` (same dtype required; resized, with PyTorch's warning when
@@ -103,13 +115,7 @@ def _write_out(name: str, result: Tensor, out: Tensor, kernel_shape: tuple | Non
                            f"{CPP_NAMES[out.dtype.name]} instead")
     shape = result._data.shape
     expected = kernel_shape or shape
-    if out._data.size and out._data.shape != expected:
-        warnings.warn(
-            f"An output with one or more elements was resized since it had shape [{', '.join(map(str, out.shape))}], "
-            f"which does not match the required output shape [{', '.join(map(str, expected))}]. This behavior is "
-            "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero "
-            "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-            "t.resize_(0).", UserWarning, stacklevel=3)
+    warn_if_resized(out, expected, stacklevel=4)
     if out._data.shape != shape:
         out._data = np.empty(shape, dtype=out._data.dtype)
     return out.copy_(result)

@@ -61,20 +61,20 @@ def _supports_out(fn):
         res = fn(*args, **kwargs)
         if out is None:
             return res
+        name = fn.__name__.rstrip("_")  # (the op's own name in PyTorch's messages, not "wrapper")
         if isinstance(res, tuple):
             for o, r in zip(out, res):
-                _out(r, o)
+                _out(r, o, name)
             return type(res)(tuple(out))
-        return _out(res, out)
+        return _out(res, out, name)
     return wrapper
 
 
-def _inplace(self: Tensor, result: Tensor) -> Tensor:
-    """Write an out-of-place result back (PyTorch refuses a result type the target can't hold)."""
-    if result.dtype != self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
-        raise RuntimeError(f"result type {_scalar_type_name(result.dtype)} can't be cast to the desired output "
-                           f"type {_scalar_type_name(self.dtype)}")
-    return self.copy_(result)
+def _inplace(self: Tensor, compute, *others) -> Tensor:
+    """Write ``compute(self)`` back into self as PyTorch's in-place kernel would (see _inplace.py)."""
+    from ._inplace import inplace_via
+
+    return inplace_via(self, compute, others)
 
 
 # ================================================================ differences and integrals
@@ -786,7 +786,7 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
 
 def renorm_(self: Tensor, p, dim: int, maxnorm) -> Tensor:
     """In-place :func:`renorm`."""
-    return _inplace(self, renorm(self, p, dim, maxnorm))
+    return _inplace(self, lambda x: renorm(x, p, dim, maxnorm))
 
 
 def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
@@ -917,7 +917,7 @@ def heaviside(input: Tensor, values: Tensor, *, out=None) -> Tensor:
 
 def heaviside_(self: Tensor, values: Tensor) -> Tensor:
     """In-place :func:`heaviside`."""
-    return _inplace(self, heaviside(self, values))
+    return _inplace(self, lambda x: heaviside(x, values), values)
 
 
 @_supports_out
@@ -939,7 +939,7 @@ def nextafter(input: Tensor, other: Tensor, *, out=None) -> Tensor:
 
 def nextafter_(self: Tensor, other: Tensor) -> Tensor:
     """In-place :func:`nextafter`."""
-    return _inplace(self, nextafter(self, other))
+    return _inplace(self, lambda x: nextafter(x, other), other)
 
 
 def _int_binary(name: str, npf):
@@ -953,8 +953,11 @@ def _int_binary(name: str, npf):
 
     @tensor_args(name + "_", other=2)
     def fn_(self: Tensor, other: Tensor) -> Tensor:
+        from ._inplace import check_inplace_shape
+
+        check_inplace_shape(self, np.broadcast_shapes(self._data.shape, other._data.shape))
         check_inplace_cast(_R().result_type(self, other), self)
-        return _inplace(self, fn(self, other))
+        return _inplace(self, lambda x: fn(x, other), other)
 
     fn = _supports_out(fn)
     fn.__name__ = fn.__qualname__ = name
@@ -1021,10 +1024,12 @@ def ldexp(input: Tensor, other: Tensor, *, out=None) -> Tensor:
 @tensor_args("ldexp_", other=2)
 def ldexp_(self: Tensor, other: Tensor) -> Tensor:
     """In-place :func:`ldexp`."""
-    res = ldexp(self, other)
-    if not self.is_floating_point():
-        raise RuntimeError(f"ldexp can't be cast to the desired output type {_tname(self)}")
-    return _inplace(self, res)
+    def compute(x: Tensor) -> Tensor:
+        res = ldexp(x, other)
+        if not self.is_floating_point():
+            raise RuntimeError(f"ldexp can't be cast to the desired output type {_tname(self)}")
+        return res
+    return _inplace(self, compute, other)
 
 
 def _i0_fw(a):
@@ -1065,7 +1070,7 @@ def i0(input: Tensor, *, out=None) -> Tensor:
 
 def i0_(self: Tensor) -> Tensor:
     """In-place :func:`i0`."""
-    return _inplace(self, i0(self))
+    return _inplace(self, i0)
 
 
 def _mvlgamma_fw(a, *, p):
@@ -1105,7 +1110,7 @@ def mvlgamma(input: Tensor, p: int, *, out=None) -> Tensor:
 
 def mvlgamma_(self: Tensor, p: int) -> Tensor:
     """In-place :func:`mvlgamma`."""
-    return _inplace(self, mvlgamma(self, p))
+    return _inplace(self, lambda x: mvlgamma(x, p))
 
 
 # ================================================================ split / scatter / copy helpers

@@ -250,6 +250,9 @@ def _out(result: Tensor, out: Tensor | None, name: str | None = None, same: bool
             raise RuntimeError(f"result type {_n(result.dtype)} can't be cast to the desired output type "
                                f"{_n(out.dtype)}")
     if out._data.shape != result._data.shape:
+        from .linalg import warn_if_resized
+
+        warn_if_resized(out, result._data.shape, stacklevel=4)
         out._data = np.empty(result._data.shape, dtype=out._data.dtype)
     return out.copy_(result)
 
@@ -610,10 +613,10 @@ def zeros_like_grad(t: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- in-place variants
-def _check_inplace_result(self: Tensor, result_dtype) -> None:
+def _check_inplace_result(self: Tensor, result_dtype, *others) -> None:
     """PyTorch refuses in-place ops whose (promoted) result cannot be cast to self's dtype."""
     if result_dtype is not None:
-        check_inplace_cast(result_dtype, self)
+        check_inplace_cast(result_dtype, self, others)
 
 
 def _inplace_binary(op_plain, op_alpha=None, name=""):
@@ -621,7 +624,7 @@ def _inplace_binary(op_plain, op_alpha=None, name=""):
         if _other is not NO_ARG:  # the deprecated x.add_(alpha, other)
             alpha, other = scalar_first(name, True, other, (_other,), alpha != 1 or alpha is True), _other
         a, b, cast = binary_operands(self, other, name)
-        _check_inplace_result(self, cast)
+        _check_inplace_result(self, cast, b)
         if name == "sub_":
             _bool_sub_check(self, other)
         if type(alpha) is not int or alpha != 1:
@@ -639,17 +642,16 @@ sub_ = _inplace_binary(_sub, _sub_alpha, "sub_")
 
 def mul_(self: Tensor, other) -> Tensor:
     a, b, cast = binary_operands(self, other, "mul_")
-    _check_inplace_result(self, cast)
+    _check_inplace_result(self, cast, b)
     return apply_inplace(_mul, self, (b,))
 
 
 def div_(self: Tensor, other, *, rounding_mode=None) -> Tensor:
     if rounding_mode is not None:
-        return self.copy_(div(self, other, rounding_mode=rounding_mode)) if not self.requires_grad \
-            else _rebind(self, div(self, other, rounding_mode=rounding_mode))
+        return _rebind(self, lambda x: div(x, other, rounding_mode=rounding_mode), other)
     a, b, cast = binary_operands(self, other, "div_")
     rt = cast or a.dtype
-    _check_inplace_result(self, rt if rt.is_floating_point else D.get_default_dtype())
+    _check_inplace_result(self, rt if rt.is_floating_point else D.get_default_dtype(), b)
     return apply_inplace(_div, self, (b,))
 
 
@@ -678,7 +680,7 @@ def clamp_(self: Tensor, min=None, max=None) -> Tensor:
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return _rebind(self, clamp(self, min, max))
+        return _rebind(self, lambda x: clamp(x, min, max), min, max)
     if self._data.dtype.kind in "iub":
         rt = D.result_type(self, *[v for v in (min, max) if v is not None])
         if not D.can_cast(rt, self.dtype):
@@ -693,9 +695,11 @@ def clamp_(self: Tensor, min=None, max=None) -> Tensor:
 clip_ = clamp_
 
 
-def _rebind(self: Tensor, result: Tensor) -> Tensor:
-    """Generic in-place: compute out of place, then copy_ the result into self."""
-    return self.copy_(result)
+def _rebind(self: Tensor, compute, *others) -> Tensor:
+    """Generic in-place: ``compute(self)`` out of place, then self takes its value and node."""
+    from ._inplace import inplace_via
+
+    return inplace_via(self, compute, others)
 
 
 def _unary_inplace(fn):

@@ -53,7 +53,10 @@ def _not_implemented(kernel: str, dt) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(dt)}\'')
 
 
-def _cannot_cast(result: D.dtype, target: Tensor) -> RuntimeError:
+def _cannot_cast(result: D.dtype, target: Tensor, *others) -> RuntimeError:
+    from ._registry import check_inplace_broadcast
+
+    check_inplace_broadcast(target, others)  # (PyTorch reports a shape mismatch first)
     return RuntimeError(f"result type {_scalar_type_name(result)} can't be cast to the desired output type "
                         f"{_scalar_type_name(target.dtype)}")
 
@@ -639,7 +642,7 @@ def atan2_(self: Tensor, other: Tensor) -> Tensor:
     """In-place :func:`atan2`."""
     a, b, cast = _tensor_operands("atan2_", self, other)
     if not self.dtype.is_floating_point:
-        raise _cannot_cast(_float_cast(a, cast), self)
+        raise _cannot_cast(_float_cast(a, cast), self, b)
     return apply_inplace(_atan2, self, (b,))
 
 
@@ -848,7 +851,7 @@ def xlogy_(self: Tensor, other) -> Tensor:
     """In-place :func:`xlogy`."""
     op, a, b, cast = _xlogy_args(self, other, "xlogy_")
     if not self.dtype.is_floating_point:
-        raise _cannot_cast(cast, self)
+        raise _cannot_cast(cast, self, b)
     return apply_inplace(op, self, (b,))
 
 
@@ -885,7 +888,7 @@ def copysign_(self: Tensor, other) -> Tensor:
     """In-place :func:`copysign`."""
     op, a, b, cast = _copysign_args(self, other, "copysign_")
     if not self.dtype.is_floating_point:
-        raise _cannot_cast(cast, self)
+        raise _cannot_cast(cast, self, b)
     return apply_inplace(op, self, (b,))
 
 

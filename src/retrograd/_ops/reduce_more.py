@@ -117,6 +117,12 @@ def _max_out(result: Tensor, out: Tensor) -> None:
                            "an enhancement request to PyTorch.)")
 
 
+def _max_out_mode(args, kwargs):
+    """The elementwise overload ``max(x, y, out=)`` casts into ``out`` as binary ops do."""
+    other = args[1] if len(args) > 1 else kwargs.get("other", kwargs.get("dim"))
+    return "cast" if isinstance(other, Tensor) else _max_out
+
+
 def _nanmean_out(result: Tensor, out: Tensor) -> None:
     """nanmean(x, out=) runs nansum into ``out`` first: an integral ``out`` has no such kernel."""
     if not out.dtype.is_floating_point:
@@ -279,7 +285,7 @@ def _max_min(input: Tensor, dim, keepdim: bool, largest: bool):
     return _values_indices(RT.max if largest else RT.min, _max_dim if largest else _min_dim, input, d, idx, keepdim)
 
 
-@with_out("max", _max_out, tuple_mode="same")
+@with_out("max", _max_out, tuple_mode="same", select=_max_out_mode)
 def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     """``max(x)``: the largest element; ``max(x, dim)``: ``(values, indices)``; ``max(x, y)``: elementwise.
 
@@ -290,7 +296,7 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     return _max_min(input, dim, keepdim, True)
 
 
-@with_out("min", _max_out, tuple_mode="same")
+@with_out("min", _max_out, tuple_mode="same", select=_max_out_mode)
 def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
     """``min(x)``, ``min(x, dim)`` -> ``(values, indices)``, or elementwise ``min(x, y)``."""
     return _max_min(input, dim, keepdim, False)
@@ -745,7 +751,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtyp
     if isinstance(p, str):
         if p == "nuc":
             return linalg.matrix_norm(input, "nuc", dim=(-2, -1) if dim is None else dim, keepdim=keepdim,
-                                      dtype=dtype)
+                                      dtype=dtype, out=out)
         if p != "fro":
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
         if isinstance(dim, (tuple, list)) and len(dim) > 2:

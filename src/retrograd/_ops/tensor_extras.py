@@ -363,7 +363,9 @@ def _cmp_inplace(name: str):
     def f(self: Tensor, other) -> Tensor:
         from .. import _ops as O
 
-        return self.copy_(getattr(O, name)(self, other).detach())
+        from ._inplace import inplace_via
+
+        return inplace_via(self, lambda x: getattr(O, name)(x, other), (other,))
     f.__name__ = name + "_"
     f.__doc__ = f"In-place ``{name}``: self becomes 1 where the comparison holds, else 0."
     return f
@@ -436,11 +438,21 @@ def clamp_max(input: Tensor, max) -> Tensor:
 
 
 def clamp_min_(self: Tensor, min) -> Tensor:
-    return clamp_(self, min=min)
+    """In-place :func:`clamp_min` (its own node, ClampMinBackward0/1, as in PyTorch)."""
+    from ._inplace import inplace_via
+
+    if not isinstance(min, Tensor) and self._data.dtype.kind in "iub":
+        return clamp_(self, min=min)  # (integer self: clamp_'s own bound checks; no grad to record)
+    return inplace_via(self, lambda x: clamp_min(x, min), (min,))
 
 
 def clamp_max_(self: Tensor, max) -> Tensor:
-    return clamp_(self, max=max)
+    """In-place :func:`clamp_max`."""
+    from ._inplace import inplace_via
+
+    if not isinstance(max, Tensor) and self._data.dtype.kind in "iub":
+        return clamp_(self, max=max)  # (integer self: clamp_'s own bound checks; no grad to record)
+    return inplace_via(self, lambda x: clamp_max(x, max), (max,))
 
 
 # ---------------------------------------------------------------------------- put, index_reduce
@@ -476,7 +488,9 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
 @tensor_args("put_", True, index=1, source=2)
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """In-place ``put``."""
-    return self.copy_(put(self, index, source, accumulate))
+    from ._inplace import inplace_via
+
+    return inplace_via(self, lambda x: put(x, index, source, accumulate), (source,))
 
 
 _REDUCE = {"prod": np.multiply, "amax": np.maximum, "amin": np.minimum, "mean": np.add}
@@ -583,7 +597,10 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
 def index_reduce_(self: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
                   include_self: bool = True) -> Tensor:
     """In-place ``index_reduce``."""
-    return self.copy_(index_reduce(self, dim, index, source, reduce, include_self=include_self))
+    from ._inplace import inplace_via
+
+    return inplace_via(self, lambda x: index_reduce(x, dim, index, source, reduce, include_self=include_self),
+                       (source,))
 
 
 def resize_as_(input: Tensor, the_template: Tensor, *, memory_format=None) -> Tensor:
