@@ -334,8 +334,11 @@ def _conv_shape_checks(name, x: Tensor, w: Tensor, groups: int, nd: int, transpo
             raise RuntimeError(
                 f"Given transposed=1, weight of size [{', '.join(map(str, w.shape))}], expected input"
                 f"[{', '.join(map(str, x.shape))}] to have {w.shape[0]} channels, but got {cin} channels instead")
-    if x.dtype is not w.dtype:
-        raise RuntimeError(f"Input type ({_tn(x)}) and weight type ({_tn(w)}) should be the same")
+    if x.dtype is not w.dtype:  # (torch's CPU kernels word it with c10's ScalarType names)
+        from .._compat import _SCALAR_NAMES
+
+        raise RuntimeError(f"expected scalar type {_SCALAR_NAMES.get(x.dtype.name, x.dtype.name)} but found "
+                           f"{_SCALAR_NAMES.get(w.dtype.name, w.dtype.name)}")
 
 
 def _conv_param_checks(stride, padding, dilation, transposed: bool = False) -> None:
