@@ -160,7 +160,7 @@ def test_named_results():
     A = retrograd.tensor([[2., 1.], [1., 3.]])
     r = retrograd.linalg.slogdet(A)
     assert r.sign.item() == 1.0 and r[1] is r.logabsdet
-    assert repr(r).startswith("retrograd.return_types.linalg_slogdet(\nsign=tensor(1.)")
+    assert repr(r).startswith("torch.return_types.linalg_slogdet(\nsign=tensor(1.)")
     assert type(retrograd.slogdet(A)).__name__ == "slogdet"
     assert retrograd.linalg.eigh(A).eigenvectors.shape == (2, 2)
     assert retrograd.linalg.svd(A).Vh.shape == (2, 2)

@@ -134,7 +134,7 @@ def test_named_tuple_results(name, call):
     theirs = call(torch, torch.tensor(data))
     assert type(ours).__name__ == name and type(ours).__module__ == "retrograd.return_types"
     assert isinstance(ours, tuple) and len(ours) == 2
-    assert repr(ours) == repr(theirs).replace("torch.return_types", "retrograd.return_types")
+    assert repr(ours) == repr(theirs)
     fields = ("min", "max") if name == "aminmax" else ("values", "indices")
     for k, f in enumerate(fields):
         assert getattr(ours, f) is ours[k]
@@ -151,7 +151,7 @@ def test_return_types_module():
     rt = retrograd.return_types
     r = rt.max((1, 2))
     assert (r.values, r.indices) == (1, 2) and r == (1, 2)
-    with pytest.raises(TypeError, match=r"retrograd.return_types.max\(\) takes a 2-sequence \(1-sequence given\)"):
+    with pytest.raises(TypeError, match=r"torch.return_types.max\(\) takes a 2-sequence \(1-sequence given\)"):
         rt.max((1,))
     assert rt.linalg_slogdet((1, 2)).logabsdet == 2
     assert rt.svd((1, 2, 3)).V == 3

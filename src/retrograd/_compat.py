@@ -1,9 +1,6 @@
 """Names PyTorch code touches that have one obvious answer on a CPU-only NumPy engine."""
 from __future__ import annotations
 
-import contextlib
-import types
-
 import numpy as np
 
 from . import _dtype as D
@@ -16,49 +13,9 @@ __all__ = ["cuda", "backends", "is_tensor", "is_floating_point", "is_complex", "
            "use_deterministic_algorithms", "set_num_threads", "get_num_threads", "compile"]
 
 
-def _false(*args, **kwargs) -> bool:
-    return False
-
-
-cuda = types.SimpleNamespace(is_available=_false, device_count=lambda: 0, manual_seed=lambda s: None,
-                             manual_seed_all=lambda s: None, is_initialized=_false,
-                             synchronize=lambda *a: None, empty_cache=lambda: None)
-
-
-def _cuda_amp():
-    from . import amp as _amp
-
-    return types.SimpleNamespace(GradScaler=_amp._CudaGradScaler, autocast=_amp._CudaAutocast,
-                                 custom_fwd=_amp._cuda_custom_fwd, custom_bwd=_amp._cuda_custom_bwd)
-
-
-cuda.amp = _cuda_amp()
-_cudnn = types.SimpleNamespace(deterministic=False, benchmark=False, enabled=True, allow_tf32=True,
-                               is_available=_false, version=lambda: None)
-
-
-@contextlib.contextmanager
-def _cudnn_flags(enabled: bool = False, benchmark: bool = False, benchmark_limit: int = 10,
-                 deterministic: bool = False, allow_tf32: bool = True, **kwargs):
-    """``torch.backends.cudnn.flags``: set the cuDNN switches for a block (no cuDNN here, so
-    they only read back), restoring them afterwards."""
-    names = ("enabled", "benchmark", "deterministic", "allow_tf32")
-    old = {n: getattr(_cudnn, n) for n in names}
-    for n, v in zip(names, (enabled, benchmark, deterministic, allow_tf32)):
-        setattr(_cudnn, n, v)
-    try:
-        yield
-    finally:
-        for n, v in old.items():
-            setattr(_cudnn, n, v)
-
-
-_cudnn.flags = _cudnn_flags
-backends = types.SimpleNamespace(
-    mps=types.SimpleNamespace(is_available=_false, is_built=_false),
-    cudnn=_cudnn,
-    cuda=types.SimpleNamespace(is_built=_false, matmul=types.SimpleNamespace(allow_tf32=False)),
-)
+# torch.cuda / torch.backends are packages of their own (``import torch.cuda`` must work);
+# re-exported here so ``from ._compat import *`` keeps binding them on the top-level package.
+from . import backends, cuda  # noqa: E402
 
 
 def is_tensor(obj) -> bool:
@@ -110,8 +67,14 @@ def get_default_device():
 
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
     """NumPy on the CPU is deterministic already; the setting is stored for the getters."""
-    _settings["deterministic"] = bool(mode)
-    _settings["warn_only"] = bool(mode) and bool(warn_only)
+    if not isinstance(mode, bool):
+        raise TypeError(f"_set_deterministic_algorithms(): argument 'mode' (position 1) must be bool, not "
+                        f"{type(mode).__name__}")
+    if not isinstance(warn_only, bool):
+        raise TypeError(f"_set_deterministic_algorithms(): argument 'warn_only' must be bool, not "
+                        f"{type(warn_only).__name__}")
+    _settings["deterministic"] = mode
+    _settings["warn_only"] = warn_only  # kept even when mode is off, as torch's getter reports it
 
 
 def set_num_threads(n: int) -> None:
@@ -139,6 +102,13 @@ class tensortype(type):
     """
 
     dtype: D.dtype
+
+    def __new__(mcs, name, bases, ns):
+        # the legacy classes cannot be subclassed (torch: they are not acceptable base types)
+        for b in bases:
+            if isinstance(b, tensortype):
+                raise TypeError(f"type 'torch.{b.__name__}' is not an acceptable base type")
+        return super().__new__(mcs, name, bases, ns)
 
     def __instancecheck__(cls, instance) -> bool:
         return isinstance(instance, Tensor) and instance.dtype is cls.dtype
@@ -176,6 +146,15 @@ def _legacy_new(cls, args: tuple, device, kwargs: dict) -> Tensor:
     if not args:
         return Tensor._wrap(np.empty((0,), dtype=dt.np), False, None, 0)
     first = args[0]
+    from ._storage import TypedStorage, UntypedStorage
+
+    if len(args) == 1 and isinstance(first, (TypedStorage, UntypedStorage)):
+        # a 1-D tensor over the storage's memory (shared, as torch's)
+        if isinstance(first, TypedStorage) and first.dtype is not dt:
+            raise RuntimeError(f"Expected a Storage of type {_SCALAR_NAMES[dt.name]} or an UntypedStorage, but got "
+                               f"type {_SCALAR_NAMES[first.dtype.name]} for argument 1 'storage'")
+        return Tensor._wrap(first.untyped()._bytes().view(dt.np) if isinstance(first, TypedStorage)
+                            else first._bytes().view(dt.np), False, None, 0)
     if len(args) == 1 and isinstance(first, Tensor):
         if first.dtype is not dt:
             raise TypeError(f"expected {_options(dt)} (got {_options(first.dtype)})")
@@ -207,6 +186,11 @@ def _legacy_new(cls, args: tuple, device, kwargs: dict) -> Tensor:
     from ._creation import tensor
 
     return tensor(first, dtype=dt)
+
+
+# c10's ScalarType names, which torch's storage errors print
+_SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 
 def _options(dt: D.dtype) -> str:
@@ -338,6 +322,8 @@ def set_default_tensor_type(t) -> None:
             raise TypeError(f"invalid type: '{t}'")
     else:
         name = getattr(t, "__name__", None)
+        if getattr(t, "__module__", None) == "torch.cuda":  # torch.cuda.FloatTensor ...: no CUDA here
+            raise TypeError(f"type torch.cuda.{name} not available. Torch not compiled with CUDA enabled.")
         if name not in _LEGACY_DTYPES:
             raise TypeError(f"invalid type: '{t}'")
     warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "

@@ -427,16 +427,39 @@ def _warn_if_read_only(a: np.ndarray, stacklevel: int) -> None:
                       stacklevel=stacklevel)
 
 
+def _size_item_ok(s) -> bool:
+    """An int-like size entry: int, NumPy integer (or 0-d integer array), integer tensor of one value."""
+    if isinstance(s, (int, np.integer)):
+        return not isinstance(s, bool)  # (torch refuses True / False as sizes)
+    if isinstance(s, np.ndarray):
+        return s.ndim == 0 and s.dtype.kind in "iu"
+    return isinstance(s, Tensor) and s.dtype._kind == 1 and s.numel() == 1
+
+
+def _type_label(v) -> str:
+    t = type(v)
+    return t.__name__ if t.__module__ in ("builtins", "retrograd._tensor") else f"{t.__module__.split('.')[0]}.{t.__name__}"
+
+
 def _shape(size, fname: str | None = None) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
     elif fname is not None:
         if len(size) > 1 and isinstance(size[0], (tuple, list)):
             raise TypeError(f"{fname}() takes 1 positional argument but {len(size)} were given")
-        for s in size:
-            if not isinstance(s, (int, np.integer)) and not (isinstance(s, Tensor) and s.dtype._kind == 1):
-                raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
-                                f"{type(s).__name__}")
+        if len(size) == 1 and not _size_item_ok(size[0]):
+            raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
+                            f"{type(size[0]).__name__}")
+    if fname is not None:
+        # PyTorch's argument parser: the first entry is checked as "the" size, later ones while unpacking
+        for i, s in enumerate(size):
+            if _size_item_ok(s):
+                continue
+            if i == 0:
+                raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
+                                f"element of type {_type_label(s)} at pos 0")
+            raise TypeError(f"{fname}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                            f"\"type must be tuple of ints,but got {_type_label(s)}\"")
     try:
         shape = tuple(int(s) for s in size)
     except TypeError:
@@ -523,7 +546,14 @@ def empty(*size_args, size=None, dtype=None, device=None, requires_grad=False, m
     dtype = D.as_dtype(dtype)  # (float / int / bool name float64 / int64 / bool)
     check_device(device)
     size = _size_kw(size_args, size, "empty")
-    return _finish(np.zeros(_shape(size, 'empty'), dtype=_dt(dtype).np), requires_grad)
+    data = np.zeros(_shape(size, 'empty'), dtype=_dt(dtype).np)
+    if memory_format is not None:
+        from . import _layout
+
+        if memory_format is _layout.preserve_format:
+            raise RuntimeError("unsupported memory format Preserve")
+        data = _layout.copied(data, memory_format)  # torch's channels_last strides (rank checked)
+    return _finish(data, requires_grad)
 
 
 @_factory_out("full")

@@ -88,8 +88,14 @@ class _UnsupportedDtype(dtype):
         self._kind = 3  # above floating: promotion with it is never silently real
         self.is_floating_point = not complex_ and name.startswith("float8")
         self.is_complex = complex_
-        self.is_signed = not name.startswith("quint")
         self.itemsize = itemsize
+
+    @property
+    def is_signed(self) -> _b.bool:
+        """Complex and float8 are signed; asking a quantized dtype raises, as torch."""
+        if self.name.startswith(("qint", "quint")):
+            raise RuntimeError("isSignedType not supported for quantized types")
+        return True
 
     @property
     def np(self):
@@ -137,7 +143,11 @@ def as_dtype(d):
 
 
 def _by_name(name: str) -> dtype:
-    return {d.name: d for d in ALL_DTYPES + (bfloat16,)}[name]
+    # (name-only dtypes too: copying or unpickling any dtype gives back the very same object)
+    d = globals().get(name)
+    if not isinstance(d, dtype):
+        raise KeyError(name)
+    return d
 
 
 def from_numpy_dtype(npd) -> dtype:

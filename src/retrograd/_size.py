@@ -1,6 +1,8 @@
 """``Size`` (a tuple that prints like torch.Size) and ``device`` (always the CPU)."""
 from __future__ import annotations
 
+import re
+
 __all__ = ["Size", "device"]
 
 
@@ -71,6 +73,10 @@ def _checked_dims(dims: tuple) -> list:
     return out
 
 
+# "type" or "type:index" (index without sign or leading zeros), PyTorch's device-string grammar
+_DEVICE_RE = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?\Z")
+
+
 class device:
     """A device; retrograd computes on the CPU only.  ``device('cpu')``, ``device('cpu', 0)``."""
 
@@ -81,14 +87,24 @@ class device:
             self.type, self.index = type.type, type.index
             return
         if isinstance(type, int):
-            raise RuntimeError("retrograd runs on the CPU only; there is no device with an index")
-        name, _, idx = str(type).partition(":")
+            # torch.device(i) means "accelerator i"; there is none here
+            if type < 0:
+                raise RuntimeError("Device index must not be negative")
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        m = _DEVICE_RE.match(str(type))
+        if m is None:
+            raise RuntimeError(f"Invalid device string: '{type}'")
+        name, idx = m.group(1), m.group(2)
         if name not in ("cpu", "cuda", "mps", "meta"):
             raise RuntimeError(
                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
                 f"xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: {type}")
+        if idx is not None and index is not None:
+            raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {type}")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         self.type = name
-        self.index = int(idx) if idx else index
+        self.index = int(idx) if idx is not None else index
 
     def __repr__(self) -> str:
         if self.index is None:

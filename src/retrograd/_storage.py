@@ -48,6 +48,14 @@ class UntypedStorage:
     def data_ptr(self) -> int:
         return self._array.__array_interface__["data"][0]
 
+    @property
+    def _cdata(self) -> int:
+        """An id of the memory (torch: the C++ storage's address); equal for storages of one memory."""
+        return id(self._array)
+
+    def __sizeof__(self) -> int:
+        return object.__sizeof__(self) + self.nbytes()
+
     def nbytes(self) -> int:
         return int(self._array.nbytes)
 
@@ -95,6 +103,7 @@ class UntypedStorage:
 
 
 _warned_typed = [False]
+_always_warn = [False]  # AlwaysWarnTypedStorageRemoval: warn on every use, not once
 
 
 class TypedStorage:
@@ -115,6 +124,13 @@ class TypedStorage:
 
     def data_ptr(self) -> int:
         return self._untyped.data_ptr()
+
+    @property
+    def _cdata(self) -> int:
+        return self._untyped._cdata
+
+    def __sizeof__(self) -> int:
+        return object.__sizeof__(self) + self.nbytes()
 
     def nbytes(self) -> int:
         return self._untyped.nbytes()
@@ -153,7 +169,7 @@ class TypedStorage:
 
 def typed_storage_of(array: np.ndarray, dtype) -> TypedStorage:
     """``tensor.storage()``: warns once per process, as torch does."""
-    if not _warned_typed[0]:
+    if not _warned_typed[0] or _always_warn[0]:
         _warned_typed[0] = True
         warnings.warn("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
                       "the only storage class. This should only matter to you if you are using storages "

@@ -275,7 +275,8 @@ class Tensor:
         return typed_storage_of(self._data, self.dtype)
 
     def data_ptr(self) -> int:
-        return self._data.__array_interface__["data"][0]
+        # an empty tensor points at no memory in torch (0), whatever array it was sliced from
+        return self._data.__array_interface__["data"][0] if self._data.size else 0
 
     def get_device(self) -> int:
         return -1
@@ -648,6 +649,19 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    def __reversed__(self) -> "Tensor":
+        """The tensor flipped along dim 0 (a 0-d tensor is its own reverse), as torch."""
+        return self if self._data.ndim == 0 else self.flip(0)
+
+    def __contains__(self, element) -> bool:
+        """``element in t``: any entry equal to a number, or any match of a broadcast tensor."""
+        import numbers
+
+        if not isinstance(element, (Tensor, numbers.Number)):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                               f"{type(element)}.")
+        return bool((element == self).any().item())
+
     def __hash__(self) -> int:
         return id(self)
 
@@ -738,7 +752,8 @@ class Tensor:
         raise AssertionError("Torch not compiled with CUDA enabled")
 
     def pin_memory(self, *args, **kwargs) -> "Tensor":
-        return self
+        # pinned host memory only exists for an accelerator to copy from (torch raises the same)
+        raise RuntimeError("Cannot access accelerator device when none is available.")
 
     def share_memory_(self) -> "Tensor":
         """Mark the storage as shared (NumPy memory is already visible to forked workers).

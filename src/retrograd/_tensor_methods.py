@@ -247,16 +247,16 @@ def _dim_order(self, *, ambiguity_check=False) -> tuple:
 
 
 def _legacy_new(self, *args, device=None, **kw):
-    """Legacy ``Tensor.new``: sizes (ints / Size) -> uninitialised; a sequence -> data; same dtype."""
+    """Legacy ``Tensor.new``: the legacy typed constructor (``torch.FloatTensor(...)``) of self's dtype:
+    sizes -> uninitialised, a sequence -> data, a tensor or storage of that dtype -> an alias."""
+    import types
+
+    from ._compat import _legacy_new as legacy
     from ._size import Size
 
-    if len(args) == 1 and isinstance(args[0], Tensor):
-        return args[0]
-    if len(args) == 1 and not isinstance(args[0], (int, np.integer, Size)):
-        return C.tensor(args[0], dtype=self.dtype)
-    if not args:
-        return C.empty(0, dtype=self.dtype)
-    return C.empty(*args, dtype=self.dtype)
+    if "size" in kw and not args:
+        args = (Size(kw.pop("size")),)
+    return legacy(types.SimpleNamespace(dtype=self.dtype), args, device, kw)
 
 
 def _new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kw):
@@ -331,6 +331,13 @@ def _set_(self, source=None, storage_offset: int = 0, size=None, stride=None):
     if isinstance(source, Tensor):
         root = _root(source._data)
     elif isinstance(source, TypedStorage):
+        if source.dtype is not self.dtype:  # (an UntypedStorage is read as self's dtype)
+            from ._compat import _SCALAR_NAMES
+            from ._ops.linalg import CPP_NAMES
+
+            raise RuntimeError(f"Expected a Storage of type {CPP_NAMES.get(self.dtype.name, self.dtype.name)} or an "
+                               f"UntypedStorage, but got type {_SCALAR_NAMES[source.dtype.name]} for argument 1 "
+                               "'storage'")
         root = source._untyped._array
     elif isinstance(source, UntypedStorage):
         root = source._array
@@ -359,13 +366,31 @@ def _set_(self, source=None, storage_offset: int = 0, size=None, stride=None):
     return self
 
 
+def _callable_results(self, values) -> np.ndarray:
+    """Python results of apply_/map_/map2_ as self's dtype; non-numbers raise TypeError (as torch)."""
+    out = []
+    for v in values:
+        if not isinstance(v, (int, float, bool, np.number)):
+            if self._data.dtype.kind in "iu":
+                raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
+            raise TypeError(f"must be real number, not {type(v).__name__}")
+        out.append(v)
+    return np.array(out, dtype=self._data.dtype).reshape(self._data.shape)
+
+
+def _no_grad_args(name: str, *tensors) -> None:
+    for t in tensors:
+        if t.requires_grad:
+            raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() "
+                               "instead.")
+
+
 def _apply_(self, callable):
     from ._tensor import check_inplace
 
     check_inplace(self)
     flat = np.asarray(self._data).reshape(-1)
-    vals = np.array([callable(v.item()) for v in flat], dtype=self._data.dtype).reshape(self._data.shape)
-    np.copyto(self._data, vals)
+    np.copyto(self._data, _callable_results(self, [callable(v.item()) for v in flat]))
     bump_version(self)
     return self
 
@@ -376,9 +401,22 @@ def _map_(self, tensor, callable):
     check_inplace(self)
     other = np.broadcast_to(np.asarray(tensor._data), self._data.shape).reshape(-1)
     flat = np.asarray(self._data).reshape(-1)
-    vals = np.array([callable(a.item(), b.item()) for a, b in zip(flat, other)],
-                    dtype=self._data.dtype).reshape(self._data.shape)
-    np.copyto(self._data, vals)
+    np.copyto(self._data, _callable_results(self, [callable(a.item(), b.item()) for a, b in zip(flat, other)]))
+    bump_version(self)
+    return self
+
+
+def _map2_(self, x, y, callable):
+    """Legacy ``map2_``: ``self[i] = callable(self[i], x[i], y[i])`` with x and y broadcast to self."""
+    from ._tensor import check_inplace
+
+    _no_grad_args("map2_", self, x, y)
+    check_inplace(self)
+    xs = np.broadcast_to(np.asarray(x._data), self._data.shape).reshape(-1)
+    ys = np.broadcast_to(np.asarray(y._data), self._data.shape).reshape(-1)
+    flat = np.asarray(self._data).reshape(-1)
+    np.copyto(self._data, _callable_results(
+        self, [callable(a.item(), b.item(), c.item()) for a, b, c in zip(flat, xs, ys)]))
     bump_version(self)
     return self
 
@@ -396,6 +434,7 @@ _tensor_set_ = Tensor.set_  # the class's own: set_() and set_(tensor)
 Tensor.set_ = _set_
 Tensor.apply_ = _apply_
 Tensor.map_ = _map_
+Tensor.map2_ = _map2_
 Tensor.real = property(O.real)
 Tensor.imag = property(_complex_names.imag)  # (raises: retrograd's tensors are real)
 Tensor.sparse_dim = lambda self: 0  # dense tensors: no sparse dims, every dim dense
@@ -435,6 +474,9 @@ def _fill_diagonal_(self, fill_value, wrap: bool = False):
 
 def _as_subclass(self, cls):
     """A ``cls`` instance sharing this tensor's data and autograd history."""
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+                           "possible. Make sure your class inherits from Tensor.")
     out = object.__new__(cls)
     self._vcounter()  # (made now, so both share one counter)
     for slot in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_grad", "_accum", "_base",

@@ -1,7 +1,7 @@
 """Named tuples returned by ops that give several results (PyTorch's ``torch.return_types``).
 
 Each class is a ``tuple`` subclass with named fields, like PyTorch's structseq types:
-it unpacks, indexes and compares as a tuple and prints the same way, with this module's name.
+it unpacks, indexes and compares as a tuple and prints the same way (as ``torch.return_types.X``).
 
 >>> import retrograd as torch
 >>> r = torch.tensor([[1., 5.], [4., 2.]]).max(1)
@@ -26,13 +26,14 @@ class _StructSeq(tuple):
     def __new__(cls, sequence=(), dict=None):  # noqa: A002 - PyTorch's signature
         seq = tuple(sequence)
         if len(seq) != len(cls._fields):
-            raise TypeError(f"{cls.__module__}.{cls.__name__}() takes a {len(cls._fields)}-sequence "
+            raise TypeError(f"torch.return_types.{cls.__name__}() takes a {len(cls._fields)}-sequence "
                             f"({len(seq)}-sequence given)")
         return tuple.__new__(cls, seq)
 
     def __repr__(self) -> str:
         body = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
-        return f"{type(self).__module__}.{type(self).__name__}(\n{body})"
+        # torch's own name, which PyTorch code run on retrograd expects to read
+        return f"torch.return_types.{type(self).__name__}(\n{body})"
 
     __str__ = __repr__
 

@@ -147,3 +147,17 @@ def _is_alias_of(a, b) -> bool:
 
 
 __all__.append("_is_alias_of")
+
+
+def _warn() -> None:
+    """PyTorch's test hook for a C++ ``TORCH_WARN``: a UserWarning with a fixed text."""
+    import warnings
+
+    warnings.warn("Test message for TORCH_WARN", UserWarning, stacklevel=2)
+
+
+def _warn_deprecation() -> None:
+    """PyTorch's test hook for ``TORCH_WARN_DEPRECATION``: a DeprecationWarning with a fixed text."""
+    import warnings
+
+    warnings.warn("Test message for TORCH_WARN_DEPRECATION", DeprecationWarning, stacklevel=2)

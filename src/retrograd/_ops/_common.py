@@ -186,7 +186,10 @@ def wrap_dim(dim: int, ndim: int) -> int:
     """A possibly negative dim as a positive one, with PyTorch's IndexError."""
     lo, hi = (-ndim, ndim - 1) if ndim else (-1, 0)
     if not isinstance(dim, (int, np.integer)):
-        raise TypeError(f"dim must be int, not {type(dim).__name__}")
+        # PyTorch parses a one-element integer tensor as an int argument (never a float one)
+        if not (isinstance(dim, Tensor) and dim.dtype._kind == 1 and dim.numel() == 1):
+            raise TypeError(f"dim must be int, not {type(dim).__name__}")
+        dim = int(dim.item())
     if dim < lo or dim > hi:
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
     return int(dim) % ndim if ndim else 0

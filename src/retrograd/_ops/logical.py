@@ -145,15 +145,29 @@ def _isclose_np(a, b, *, rtol, atol, equal_nan):
 _isclose = primitive("isclose", _isclose_np)
 
 
-def _close_args(name: str, input, other, rtol, atol):
+def _float_arg(name: str, arg: str, pos: int, v) -> float:
+    """PyTorch's parsing of a ``float`` argument: a real number, or a one-element tensor that does
+    not require grad (read as its value); anything else is a TypeError."""
+    import numbers
+
+    if isinstance(v, numbers.Real):
+        return float(v)
+    if isinstance(v, Tensor) and v.numel() == 1 and not v.requires_grad and not v.is_complex():
+        return float(v.item())
+    raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be float, not {type(v).__name__}")
+
+
+def _close_args(name: str, input, other, rtol, atol) -> tuple[float, float]:
     _need_tensor(name, input)
     _need_tensor(name, other, "other", 2)
+    rtol, atol = _float_arg(name, "rtol", 3, rtol), _float_arg(name, "atol", 4, atol)
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{_scalar_type_name(input.dtype)} did not match {_scalar_type_name(other.dtype)}")
     if rtol < 0:
         raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
     if atol < 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
+    return rtol, atol
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
@@ -163,7 +177,7 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     >>> torch.isclose(torch.tensor([1., 2.]), torch.tensor([1. + 1e-6, 2.1]))
     tensor([ True, False])
     """
-    _close_args("isclose", input, other, rtol, atol)
+    rtol, atol = _close_args("isclose", input, other, rtol, atol)
     return apply(_isclose, (input, other), {"rtol": rtol, "atol": atol, "equal_nan": bool(equal_nan)})
 
 
@@ -174,7 +188,7 @@ def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e
     >>> torch.allclose(torch.tensor([1., 2.]), torch.tensor([1., 2. + 1e-7]))
     True
     """
-    _close_args("allclose", input, other, rtol, atol)
+    rtol, atol = _close_args("allclose", input, other, rtol, atol)
     return bool(_isclose_np(input._data, other._data, rtol=rtol, atol=atol, equal_nan=bool(equal_nan)).all())
 
 

@@ -826,14 +826,23 @@ def ravel(input: Tensor) -> Tensor:
 
 def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
     """Split dim ``dim`` into ``sizes`` (one entry may be -1), as a view."""
+    if isinstance(dim, str):  # a dim name: retrograd has no named tensors
+        raise TypeError("unflatten(): argument 'dim' (position 1) must be int, not str")
     sizes = tuple(int(s) for s in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if input._data.ndim == 0:  # PyTorch wraps the dim check's complaint
+        raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has no "
+                           "dimensions")
     d = wrap_dim(dim, input._data.ndim)
     n = input._data.shape[d]
     if sizes.count(-1) > 1:  # PyTorch wraps infer_size's complaint
         raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
     known = int(np.prod([s for s in sizes if s != -1]))
+    if -1 in sizes and n == 0 and known == 0:
+        raise RuntimeError(f"unflatten got an unexpected error:\ncannot reshape tensor of 0 elements into shape "
+                           f"{shape_str(sizes)} because the unspecified dimension size -1 can be any value and is "
+                           "ambiguous")
     if (-1 in sizes and (known == 0 or n % known)) or (-1 not in sizes and known != n):
         raise RuntimeError(f"unflatten: Provided sizes {shape_str(sizes)} don't multiply up to the size of dim {d} "
                            f"({n}) in the input tensor")

@@ -17,7 +17,7 @@ import sys
 
 __all__ = [
     "IS_WINDOWS", "IS_MACOS", "IS_LINUX", "IS_PPC", "IS_X86", "IS_ARM64", "IS_S390X", "IS_FBCODE",
-    "IS_SANDCASTLE", "IS_CI", "IS_REMOTE_GPU", "IS_JETSON", "IS_FILESYSTEM_UTF8_ENCODING",
+    "IS_SANDCASTLE", "IS_CI", "IS_REMOTE_GPU", "IS_JETSON", "IS_FILESYSTEM_UTF8_ENCODING", "NO_MULTIPROCESSING_SPAWN",
     "TEST_WITH_ASAN", "TEST_WITH_DEV_DBG_ASAN", "TEST_WITH_TSAN", "TEST_WITH_UBSAN", "TEST_WITH_ROCM",
     "TEST_WITH_MTIA", "TEST_WITH_SLOW", "TEST_SKIP_FAST", "TEST_WITH_SLOW_GRADCHECK", "TEST_WITH_TORCHDYNAMO",
     "TEST_WITH_TORCHINDUCTOR", "TEST_WITH_AOT_EAGER", "TEST_WITH_CROSSREF", "TEST_WITH_TV",
@@ -68,6 +68,8 @@ IS_FBCODE = False
 IS_REMOTE_GPU = False
 IS_JETSON = False
 IS_FILESYSTEM_UTF8_ENCODING = sys.getfilesystemencoding() == "utf-8"
+# the "spawn" start method exists on every platform Python 3.10+ supports
+NO_MULTIPROCESSING_SPAWN = False
 MACOS_VERSION = float(".".join(platform.mac_ver()[0].split(".")[:2]) or -1)
 
 # Compiler / sanitizer / ROCm builds do not exist for retrograd.

@@ -642,6 +642,10 @@ __all__ += ["skipCUDAIfCudnnVersionLessThan"]
 onlyOnCPUAndCUDA = onlyNativeDeviceTypes
 __all__.append("onlyOnCPUAndCUDA")
 
+# PyTorch skips some tests under cuda-memcheck (its env var); no CUDA here, so only read back
+PYTORCH_CUDA_MEMCHECK = os.getenv("PYTORCH_CUDA_MEMCHECK", "0") == "1"
+__all__.append("PYTORCH_CUDA_MEMCHECK")
+
 
 # ================================================================================================
 # nn test-file helpers (added for PyTorch's test/nn/*.py): PyTorch's module has these flags in

@@ -37,6 +37,7 @@ from ._flags import __all__ as _flags_all
 from ._flags import TEST_WITH_SLOW_GRADCHECK
 from ._parametrize import (compose_parametrize_fns, decorateIf, dtype_name, instantiate_parametrized_tests,
                            parametrize, subtest)
+from ._guards import AlwaysWarnTypedStorageRemoval, CudaSyncGuard, bytes_to_scalar, skipIfNotRegistered
 from ._test_case import TestCase, set_rng_seed, set_warn_always_context
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "random_symmetric_matrix", "make_symmetric_matrices", "random_symmetric_psd_matrix",
     "random_symmetric_pd_matrix", "DeterministicGuard", "iter_indices", "is_iterable", "is_iterable_of_tensors",
     "get_function_arglist", "first_sample", "clone_input_helper", "set_cwd", "BytesIOContext",
+    "AlwaysWarnTypedStorageRemoval", "CudaSyncGuard", "bytes_to_scalar", "skipIfNotRegistered",
 ] + list(_flags_all) + list(_decorators_all)
 
 

@@ -1,0 +1,17 @@
+"""``torch.backends.mps``: no Metal devices.
+
+>>> import retrograd as torch
+>>> torch.backends.mps.is_built()
+False
+"""
+from __future__ import annotations
+
+__all__ = ["is_available", "is_built"]
+
+
+def is_available() -> bool:
+    return False
+
+
+def is_built() -> bool:
+    return False
