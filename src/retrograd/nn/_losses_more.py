@@ -221,10 +221,12 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if x.ndim != 2 or x.shape[1] == 0:
         raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
                            f"{list(input.shape)}")
-    t = np.asarray(target._data).reshape(-1)
     n, c = x.shape
-    if t.shape[0] != n:
-        raise RuntimeError(f"inconsistent target size, expected {n} but got {list(target.shape)}")
+    if target.ndim > 1 or target.numel() != n:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{n}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    t = np.asarray(target._data).reshape(-1)
     if t.size and (t.min() < 0 or t.max() >= c):
         raise RuntimeError("target out of range")
     from .._tensor import _scalar_type_name
