@@ -22,6 +22,7 @@ for relu (``threshold_backward``), log_softmax and unweighted nll_loss.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -745,6 +746,46 @@ _max_pool3d_op = primitive("max_pool3d", _follow(_max_pool_fw), node="MaxPool3DW
                            x=_max_pool_bw_rule("MaxPool3DWithIndicesBackwardBackward0"))
 
 
+# ---- unbatched (C, *spatial) inputs: PyTorch's pooling kernels take them directly, so the output's
+# node is the pooling node itself (not a SqueezeBackward1 above it).  Each pooling op has a twin
+# whose NumPy forward batches, runs the batched kernel and unbatches; its rule does the same
+# around the batched backward op.
+def _unbatched_fw(fw):
+    """``fw`` (a kernel over (N, C, *spatial)) run on one unbatched (C, *spatial) array."""
+    @functools.wraps(fw)
+    def run(x, **static):
+        r = fw(x[None], **static)
+        return tuple(a[0] for a in r) if isinstance(r, tuple) else r[0]
+    return run
+
+
+def _pool_bw_rule_unbatched(g, out, x_shape):
+    idx = out[1]
+    idx = idx._data if isinstance(idx, Tensor) else idx.unpack(None)._data
+    r = apply(_pool_scatter, (unsqueeze(g[0], 0),), {"idx": idx[None], "shape": (1,) + tuple(x_shape),
+                                                     "disjoint": False})
+    return squeeze(r, 0)
+
+
+def _max_index_twin(op, name: str):
+    """The unbatched twin of a max-pooling op with indices (same node name)."""
+    return primitive(name + "_unbatched", _unbatched_fw(op.forward), node=op.node_name, n_out=2,
+                     x=_pool_bw_rule_unbatched)
+
+
+def _avg_twin(name: str, fw, node: str, bw_op_of):
+    """The unbatched twin of an average-pooling op; ``bw_op_of()`` gives its batched backward op."""
+    def rule(g, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override):
+        return squeeze(apply(bw_op_of(), (unsqueeze(g, 0),), dict(
+            x_shape=(1,) + tuple(x_shape), ksize=ksize, stride=stride, padding=padding, ceil_mode=ceil_mode,
+            count_include_pad=count_include_pad, divisor_override=divisor_override)), 0)
+    return primitive(name + "_unbatched", _unbatched_fw(fw), node=node, x=rule)
+
+
+_max_pool2d_ub_op = _max_index_twin(_max_pool2d_op, "max_pool2d")
+_max_pool3d_ub_op = _max_index_twin(_max_pool3d_op, "max_pool3d")
+
+
 def _indices_out(pair):
     out, idx = pair
     idx._requires_grad = False
@@ -836,14 +877,12 @@ def _max_poolnd(nd, input, kernel_size, stride, padding, dilation, ceil_mode):
     st = ks if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _tuple(stride, nd)
     pd, dl = _tuple(padding, nd), _tuple(dilation, nd)
     _check_pool("max_pool", input, nd, ks, st, pd, dl, ceil_mode)
-    batched = input.ndim == nd + 2
-    x = input if batched else unsqueeze(input, 0)
-    op = _max_pool2d_op if nd == 2 else _max_pool3d_op
-    out, idx = _indices_out(apply(op, (x,), {"ksize": ks, "stride": st, "padding": pd, "dilation": dl,
+    if input.ndim == nd + 2:
+        op = _max_pool2d_op if nd == 2 else _max_pool3d_op
+    else:
+        op = _max_pool2d_ub_op if nd == 2 else _max_pool3d_ub_op
+    return _indices_out(apply(op, (input,), {"ksize": ks, "stride": st, "padding": pd, "dilation": dl,
                                              "ceil_mode": bool(ceil_mode)}))
-    if not batched:
-        out, idx = squeeze(out, 0), _t(idx._data[0])
-    return out, idx
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
@@ -968,6 +1007,9 @@ _avg_pool2d_bw = primitive(
                                    count_include_pad=count_include_pad, divisor_override=divisor_override)))
 
 
+_avg_pool2d_ub_op = _avg_twin("avg_pool2d", _avg_pool_fw, "AvgPool2DBackward0", lambda: _avg_pool2d_bw)
+
+
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None) -> Tensor:
     """2-D average pooling (backward node AvgPool2DBackward0)."""
@@ -978,12 +1020,9 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     _check_pool("avg_pool", input, 2, ks, st, pd, (1, 1), ceil_mode)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    batched = input.ndim == 4
-    x = input if batched else unsqueeze(input, 0)
-    out = apply(_avg_pool2d_op, (x,), dict(ksize=ks, stride=st, padding=pd, ceil_mode=bool(ceil_mode),
-                                          count_include_pad=bool(count_include_pad),
-                                          divisor_override=divisor_override))
-    return out if batched else squeeze(out, 0)
+    return apply(_avg_pool2d_op if input.ndim == 4 else _avg_pool2d_ub_op, (input,),
+                 dict(ksize=ks, stride=st, padding=pd, ceil_mode=bool(ceil_mode),
+                      count_include_pad=bool(count_include_pad), divisor_override=divisor_override))
 
 
 def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
@@ -1145,6 +1184,7 @@ def _adaptive_max_fw(x, *, out_size):
 
 _adaptive_max2d_op = primitive("adaptive_max_pool2d", _follow(_adaptive_max_fw), node="AdaptiveMaxPool2DBackward0",
                                n_out=2, x=_pool_bw_rule("AdaptiveMaxPool2DBackwardBackward0"))
+_UNBATCHED_TWIN = {_adaptive_max2d_op: _max_index_twin(_adaptive_max2d_op, "adaptive_max_pool2d")}
 
 
 def _adaptive_max_with_indices(op, nd: int, input: Tensor, output_size, name=None) -> tuple:
@@ -1154,12 +1194,9 @@ def _adaptive_max_with_indices(op, nd: int, input: Tensor, output_size, name=Non
         raise RuntimeError(f"adaptive_max_pool{nd}d(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
                            f"{list(input.shape)}")
     out_size = _check_adaptive("max", nd, input, output_size, name)
-    batched = input.ndim == nd + 2
-    x = input if batched else unsqueeze(input, 0)
-    out, idx = _indices_out(apply(op, (x,), {"out_size": out_size}))
-    if not batched:
-        out, idx = squeeze(out, 0), _t(idx._data[0])
-    return out, idx
+    if input.ndim == nd + 1:
+        op = _UNBATCHED_TWIN[op]
+    return _indices_out(apply(op, (input,), {"out_size": out_size}))
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size) -> tuple:
@@ -1452,7 +1489,8 @@ _erf_ufunc = np.frompyfunc(math.erf, 1, 1)
 
 
 def _erf_np(x):
-    return _erf_ufunc(x).astype(x.dtype if x.dtype.kind == "f" else np.float32)
+    # np.asarray: on a 0-d input the object ufunc returns a bare Python float
+    return np.asarray(_erf_ufunc(x)).astype(x.dtype if x.dtype.kind == "f" else np.float32)
 
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)

@@ -22,6 +22,9 @@ from .nn_ops import (
     _adaptive_avg_fw,
     _adaptive_max_fw,
     _adaptive_max_with_indices,
+    _avg_twin,
+    _max_index_twin,
+    _UNBATCHED_TWIN,
     _check_adaptive,
     _check_size_list,
     _avg_pool_bw_fw,
@@ -33,7 +36,7 @@ from .nn_ops import (
     _pool_bw_rule,
     _tuple,
 )
-from .shape import squeeze, unsqueeze
+from .shape import unsqueeze
 
 # only conv_transpose3d is a torch.* export; nn.functional imports the rest from here
 __all__ = ["conv_transpose3d"]
@@ -56,6 +59,9 @@ _avg_pool3d_bw = primitive(
         _avg_pool3d_op, (g,), _avg_static(ksize, stride, padding, ceil_mode, count_include_pad, divisor_override)))
 
 
+_avg_pool3d_ub_op = _avg_twin("avg_pool3d", _avg_pool_fw, "AvgPool3DBackward0", lambda: _avg_pool3d_bw)
+
+
 def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None) -> Tensor:
     """3-D average pooling over (N, C, D, H, W) (backward node AvgPool3DBackward0).
@@ -71,11 +77,8 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     _check_pool("avg_pool", input, 3, ks, st, pd, (1, 1, 1), ceil_mode)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    batched = input.ndim == 5
-    x = input if batched else unsqueeze(input, 0)
-    out = apply(_avg_pool3d_op, (x,), _avg_static(ks, st, pd, bool(ceil_mode), bool(count_include_pad),
-                                                   divisor_override))
-    return out if batched else squeeze(out, 0)
+    op = _avg_pool3d_op if input.ndim == 5 else _avg_pool3d_ub_op
+    return apply(op, (input,), _avg_static(ks, st, pd, bool(ceil_mode), bool(count_include_pad), divisor_override))
 
 
 _adaptive_avg3d_op = primitive(
@@ -107,6 +110,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
 
 _adaptive_max3d_op = primitive("adaptive_max_pool3d", _adaptive_max_fw, node="AdaptiveMaxPool3DBackward0",
                                n_out=2, x=_pool_bw_rule("AdaptiveMaxPool3DBackwardBackward0"))
+_UNBATCHED_TWIN[_adaptive_max3d_op] = _max_index_twin(_adaptive_max3d_op, "adaptive_max_pool3d")
 
 
 def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
@@ -644,6 +648,8 @@ _fractional_max2d_op = primitive("fractional_max_pool2d", _fractional_max_fw, no
                                  n_out=2, x=_pool_bw_rule("FractionalMaxPool2DBackwardBackward0"))
 _fractional_max3d_op = primitive("fractional_max_pool3d", _fractional_max_fw, node="FractionalMaxPool3DBackward0",
                                  n_out=2, x=_pool_bw_rule("FractionalMaxPool3DBackwardBackward0"))
+_UNBATCHED_TWIN[_fractional_max2d_op] = _max_index_twin(_fractional_max2d_op, "fractional_max_pool2d")
+_UNBATCHED_TWIN[_fractional_max3d_op] = _max_index_twin(_fractional_max3d_op, "fractional_max_pool3d")
 
 
 def _fractional_max_pool(nd: int, input: Tensor, kernel_size, output_size, output_ratio, _random_samples) -> tuple:
@@ -689,11 +695,10 @@ def _fractional_max_pool(nd: int, input: Tensor, kernel_size, output_size, outpu
     if rs.shape[2] != nd:
         raise RuntimeError(f"Expect _random_samples.size(2) equals to {nd}; got {rs.shape[2]}.")
     op = _fractional_max2d_op if nd == 2 else _fractional_max3d_op
-    out, idx = _indices_out(apply(op, (x,), {"ksize": ks, "out_size": os_,
-                                             "samples": np.asarray(rs._data, dtype=np.float64)}))
-    if not batched:
-        out, idx = squeeze(out, 0), _t(idx._data[0])
-    return out, idx
+    samples = np.asarray(rs._data, dtype=np.float64)
+    if not batched:  # the unbatched twin (node name as PyTorch's) on the input itself
+        op, x, samples = _UNBATCHED_TWIN[op], input, samples[:1]
+    return _indices_out(apply(op, (x,), {"ksize": ks, "out_size": os_, "samples": samples}))
 
 
 def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
@@ -714,3 +719,18 @@ def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None, output_r
     """Fractional max pooling over (N, C, T, H, W)."""
     out, idx = _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
     return (out, idx) if return_indices else out
+
+
+# ---- PyTorch's C++ composites divide by a number through div(Tensor, Scalar), whose node is
+# DivBackward1 (a Python-level ``t / 2.0`` records DivBackward0)
+def _div_scalar_fw(x, *, other):
+    with np.errstate(divide="ignore", invalid="ignore"):  # (x / 0: inf or nan, as PyTorch, silently)
+        return x / x.dtype.type(other) if x.dtype.kind == "f" else x / other
+
+
+_div_scalar_op = primitive("div_scalar", _div_scalar_fw, node="DivBackward1", x=lambda g, other: g / other)
+
+
+def div_scalar(input: Tensor, other: float) -> Tensor:
+    """``input / other`` recorded as PyTorch's C++ kernels record it (node DivBackward1)."""
+    return apply(_div_scalar_op, (input,), {"other": float(other)})

@@ -93,31 +93,24 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
     >>> torch.nn.functional.instance_norm(torch.tensor([[[1., 3.]]]))
     tensor([[[-1.0000,  1.0000]]])
     """
-    c = input.shape[1]
-    shape = (1, c) + (1,) * (input.ndim - 2)
     if use_input_stats:
-        dims = tuple(range(2, input.ndim))
-        n_sp = int(np.prod(input.shape[2:]))
-        if n_sp <= 1:
+        if int(np.prod(input.shape[2:])) <= 1:
             raise ValueError(f"Expected more than 1 spatial element when training, got input size "
                              f"{list(input.shape)}")
-        mean = input.mean(dims, keepdim=True)
-        d = input - mean
-        var = (d * d).mean(dims, keepdim=True)
-        if running_mean is not None and running_var is not None:
-            with grad_mode.no_grad():
-                bm = mean.detach().reshape(input.shape[0], c).mean(0)
-                bv = var.detach().reshape(input.shape[0], c).mean(0) * (n_sp / (n_sp - 1))
-                running_mean.mul_(1 - momentum).add_(bm * momentum)
-                running_var.mul_(1 - momentum).add_(bv * momentum)
-        out = d / O.sqrt(var + eps)
-    else:
-        out = (input - running_mean.reshape(shape)) / O.sqrt(running_var.reshape(shape) + eps)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    # As PyTorch: a batch norm of one sample whose channels are the N * C (sample, channel) pairs,
+    # with the per-channel tensors repeated N times (nodes ViewBackward0 <- NativeBatchNormBackward0);
+    # the running statistics then take the mean of the N updated copies.
+    n, c = input.shape[0], input.shape[1]
+    x = input.reshape(1, n * c, *input.shape[2:])
+    w, b, rm, rv = (t.repeat(n) if t is not None else None for t in (weight, bias, running_mean, running_var))
+    out = _F()._batch_norm_impl(x, rm, rv, w, b, use_input_stats, momentum, eps)
+    if use_input_stats and running_mean is not None and running_var is not None:
+        with grad_mode.no_grad():
+            running_mean.copy_(rm.view(n, c).mean(0))
+            running_var.copy_(rv.view(n, c).mean(0))
+    return out.view(input.shape)
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,

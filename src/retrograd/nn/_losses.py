@@ -125,6 +125,34 @@ def _class_shape(c: int, ndim: int) -> tuple:
     return (1, c) + (1,) * (ndim - 2)
 
 
+def _check_nll_shapes(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    """PyTorch's shape checks of a batched nll_loss, in its order and words: the 2-d kernel's,
+    the spatial kernel's (4-d input), or the K-dim reshape's (3-d and over 4-d input)."""
+    shape, tshape, c = list(input.shape), list(target.shape), input.shape[1]
+    if input.ndim == 2:
+        if target.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if weight is not None and (weight.ndim != 1 or weight.numel() != c):
+            raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but "
+                               f"got weight tensor of shape: {list(weight.shape)}")
+        return
+    if input.ndim != 4 and tshape[1:] != shape[2:]:
+        raise RuntimeError(f"Expected target size {[shape[0]] + shape[2:]}, got {tshape}")
+    if input.ndim == 4 and target.ndim != 3:
+        raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got targets of dimension: "
+                           f"{target.ndim}")
+    if weight is not None and weight.numel() != c:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if input.ndim == 4 and tshape != [shape[0]] + shape[2:]:
+        # (PyTorch's message has no closing parenthesis)
+        raise RuntimeError(f"size mismatch (got input: {shape} , target: {tshape}")
+
+
+def _check_weight_dtype(input: Tensor, weight: Tensor | None) -> None:
+    if weight is not None and weight._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar(input)} but found {_scalar(weight)}")
+
+
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
              ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
     """-input[n, target[n]] (weighted), averaged over the weights of non-ignored targets.
@@ -142,6 +170,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         if target.ndim != 0:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         c = input.shape[0]
+        if weight is not None and (weight.ndim != 1 or weight.numel() != c):
+            raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but "
+                               f"got weight tensor of shape: {list(weight.shape)}")
+        _check_weight_dtype(input, weight)
         t = target._data
         if t != ignore_index and not 0 <= t < c:
             raise IndexError(f"Target {int(t)} is out of bounds.")
@@ -153,6 +185,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0]}).")
     _check_target_dtype(target)
+    _check_nll_shapes(input, target, weight)
+    _check_weight_dtype(input, weight)
     c = shape[1]
     # (as unsigned, a negative index is huge: one reduction checks both bounds)
     if weight is None and len(shape) == 2 and t.ndim == 1 and t.size and t.dtype.itemsize == 8 and \
@@ -213,6 +247,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
         if target._data.dtype.kind != "f":
             raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
                                f"{_scalar(target)}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if weight is not None and (weight.ndim != 1 or weight.numel() != c):
+            raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all {c} classes or no "
+                               f"classes but got weight tensor of shape: {list(weight.shape)}")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / c
         prod = logp * target
@@ -222,7 +261,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
             return -prod.sum(class_dim)
         if reduction == "sum":
             return -prod.sum()  # (PyTorch's order: the node is NegBackward0)
-        return -prod.sum() / (input.numel() / c)
+        # (PyTorch divides in C++: node DivBackward1)
+        return _nnm.div_scalar(-prod.sum(), input.numel() / c)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll

@@ -226,12 +226,12 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if x.ndim != 2 or x.shape[1] == 0:
         raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
                            f"{list(input.shape)}")
-    t = np.asarray(target._data).reshape(-1)
     n, c = x.shape
-    if target.ndim > 1 or t.shape[0] != n:
+    if target.ndim > 1 or target.numel() != n:
         raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
-                           f"samples (batch size). Expected target size [{n}], but got {list(target.shape)}. Input "
-                           f"has shape {list(input.shape)}.")
+                           f"samples (batch size). Expected target size [{n}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    t = np.asarray(target._data).reshape(-1)
     from .._tensor import _scalar_type_name
 
     # (PyTorch's order: the weight's size, the target's and the weight's dtype, then the target's values)

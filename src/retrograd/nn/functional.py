@@ -323,6 +323,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             if bias is not None:
                 out = out + bias
         return out if xd.ndim == 2 else out.reshape(*input.shape[:-1], weight.shape[0])
+    if xd.ndim == 1 and wd.ndim == 2 and bias is not None and bias.ndim == 1:
+        # as PyTorch: a (1, in) view through addmm, viewed back (ViewBackward0 <- AddmmBackward0)
+        return linear(input.view(1, -1), weight, bias).view(-1)
     out = O.matmul(input, weight.t() if weight.ndim == 2 else weight)
     return out if bias is None else out + bias
 
@@ -340,10 +343,9 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     x1 = input1.reshape(-1, i1)
     x2 = input2.reshape(-1, i2)
     tmp = O.mm(x1, weight.permute(1, 0, 2).reshape(i1, o * i2)).reshape(-1, o, i2)
-    out = (tmp * x2.unsqueeze(1)).sum(-1)
-    if bias is not None:
-        out = out + bias
-    return out.reshape(*lead, o)
+    out = (tmp * x2.unsqueeze(1)).sum(-1).reshape(*lead, o)
+    # the bias last, as PyTorch (output node AddBackward0)
+    return out if bias is None else out + bias
 
 
 # ====================================================================== convolution / pooling
@@ -408,6 +410,18 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     """
     if training:
         _verify_batch_size(input.shape)
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    return _batch_norm_impl(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def _batch_norm_impl(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+                     weight: Tensor | None, bias: Tensor | None, training: bool, momentum: float,
+                     eps: float) -> Tensor:
+    """batch_norm without the argument checks of the Python-level function (instance_norm, like
+    PyTorch's, reaches the kernel directly, so it accepts any eps)."""
     if input.numel() == 0:
         # PyTorch's early exit for an empty input: no statistics, no size checks, the running
         # averages untouched; a copy (not a view, so the graph goes on) scaled by the first
@@ -498,7 +512,8 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps:
     dims = tuple(range(input.ndim - len(ns), input.ndim))
     if eps is None:
         eps = float(np.finfo(input._data.dtype).eps)
-    out = input / O.sqrt((input * input).mean(dims, keepdim=True) + eps)
+    # PyTorch's composition: x * rsqrt(mean(x^2) + eps) (nodes MulBackward0 <- RsqrtBackward0)
+    out = input * O.rsqrt(input.pow(2).mean(dims, keepdim=True) + eps)
     return out if weight is None else out * weight
 
 

@@ -20,8 +20,8 @@ class _InstanceNorm(_NormBase):
     _nd = 1
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
-                 track_running_stats: bool = False, device=None, dtype=None) -> None:
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+                 track_running_stats: bool = False, device=None, dtype=None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _check_input_dim(self, input: Tensor) -> None:
         lo = self._nd + 1

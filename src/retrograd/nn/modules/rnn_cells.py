@@ -56,6 +56,10 @@ class RNNCellBase(Module):
             raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.ndim}D instead")
         if hx is not None and not isinstance(hx, tuple) and hx.ndim not in (1, 2):
             raise ValueError(f"{name}: Expected hidden to be 1D or 2D, got {hx.ndim}D instead")
+        if isinstance(hx, tuple):  # LSTMCell's (h, c)
+            for idx, value in enumerate(hx):
+                if value.ndim not in (1, 2):
+                    raise ValueError(f"{name}: Expected hx[{idx}] to be 1D or 2D, got {value.ndim}D instead")
         batched = input.ndim == 2
         if not batched:
             input = input.unsqueeze(0)
@@ -111,7 +115,7 @@ class LSTMCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
 
     def forward(self, input: Tensor, hx: tuple | None = None) -> tuple[Tensor, Tensor]:
-        input, batched = self._prep(input, None, "LSTMCell")
+        input, batched = self._prep(input, tuple(hx) if hx is not None else None, "LSTMCell")
         if hx is None:
             z = self._zeros(input)
             hx = (z, z)
