@@ -9,7 +9,6 @@ import numpy as np
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from .._util import const
 from .activation import GELU, MultiheadAttention, ReLU
 from .container import ModuleList
 from .dropout import Dropout
@@ -137,10 +136,11 @@ def _why_no_nested_tensor(layer) -> str:
     return ""
 
 
-def _generate_square_subsequent_mask(sz: int, dtype=None) -> Tensor:
-    m = np.triu(np.full((sz, sz), -np.inf), 1)
-    out = const(m.astype(np.float32))
-    return out if dtype is None else out.to(dtype)
+def _generate_square_subsequent_mask(sz: int, device=None, dtype=None) -> Tensor:
+    # Built with full/triu so that dtype=None means the default dtype (float64 under
+    # set_default_dtype(float64)), as in PyTorch; a fixed float32 mask would then mix dtypes.
+    from ... import _creation, _ops
+    return _ops.triu(_creation.full((sz, sz), float("-inf"), dtype=dtype, device=device), diagonal=1)
 
 
 def _detect_is_causal_mask(mask: Tensor | None, is_causal: bool | None = None, size: int | None = None) -> bool:
@@ -299,7 +299,7 @@ class Transformer(Module):
     @staticmethod
     def generate_square_subsequent_mask(sz: int, device=None, dtype=None) -> Tensor:
         """A float (sz, sz) mask: -inf above the diagonal, 0 elsewhere."""
-        return _generate_square_subsequent_mask(sz, dtype)
+        return _generate_square_subsequent_mask(sz, device, dtype)
 
     def _reset_parameters(self) -> None:
         for p in self.parameters():

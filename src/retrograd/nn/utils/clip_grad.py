@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from .clip_grad_more import _total_norm
@@ -35,7 +36,8 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_i
     max_norm = float(max_norm)
     norm_type = float(norm_type)
     if len(grads) == 0:
-        return Tensor._wrap(np.array(0.0, dtype=np.float32), False, None, 0)
+        # nothing to measure: PyTorch returns torch.tensor(0.0), i.e. in the default dtype
+        return Tensor._wrap(np.array(0.0, dtype=_dtype.get_default_dtype().np), False, None, 0)
     total_t = _total_norm(grads, norm_type)
     total = float(total_t._data)
     dtype = total_t._data.dtype

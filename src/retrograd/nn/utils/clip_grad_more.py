@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 
@@ -34,7 +35,8 @@ def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = F
     tensors = [t for t in tensors if t is not None]
     norm_type = float(norm_type)
     if not tensors:
-        return Tensor._wrap(np.array(0.0, dtype=np.float32), False, None, 0)
+        # nothing to measure: PyTorch returns torch.tensor(0.0), i.e. in the default dtype
+        return Tensor._wrap(np.array(0.0, dtype=_dtype.get_default_dtype().np), False, None, 0)
     total_t = _total_norm(tensors, norm_type)
     total = float(total_t._data)
     if error_if_nonfinite and not math.isfinite(total):
