@@ -52,11 +52,14 @@ from ._compat import *  # noqa: F401,F403
 from . import _utils  # noqa: F401,E402  (torch._utils._element_size)
 from ._complex_names import *  # noqa: F401,F403,E402  (imag, view_as_real ...: torch's errors on real tensors)
 from ._functional_aliases import *  # noqa: F401,F403
+from ._api_misc import *  # noqa: F401,F403,E402  (dlpack, removed linalg names, Tensor.resize ...)
+from ._autocast_state import *  # noqa: F401,F403,E402  (set_autocast_*, get_autocast_cpu_dtype ...)
 from . import distributions  # noqa: F401,E402
 from . import _C  # noqa: F401,E402  (torch._C: private engine queries and helper nodes)
 from ._checks import (_check, _check_index, _check_value, _check_type,  # noqa: F401,E402
                       _check_not_implemented, _assert_async, _debug_has_internal_overlap)
 from . import __config__, multiprocessing, storage  # noqa: F401,E402
+from . import signal, overrides  # noqa: F401,E402  (torch.signal.windows, torch.overrides helpers)
 
 from .version import __version__  # noqa: F401,E402  (the torch API version emulated; ours: version.retrograd_version)
 from . import version  # noqa: F401,E402

@@ -29,6 +29,9 @@ from .linalg_legacy import *  # noqa: F401,F403
 from .nn_fused import *  # noqa: F401,F403
 from .nn_pad import *  # noqa: F401,F403
 from .linalg_ldl import *  # noqa: F401,F403
+from .api_names import *  # noqa: F401,F403
+from .nn_native import *  # noqa: F401,F403
+from .nn_rnn_functional import *  # noqa: F401,F403
 
 from ._out_table import give_out as _give_out  # noqa: E402
 

@@ -21,6 +21,8 @@ __all__ = ["autocast", "is_autocast_available", "is_autocast_enabled"]
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, "
                  "mps, meta, hpu, mtia, privateuseone")
 _enabled: dict = {}  # device type -> whether an autocast region is active (per process, like the dtype)
+_dtypes: dict = {}  # device type -> the autocast dtype set by a region's dtype= or torch.set_autocast_dtype
+_cache = [True]  # torch.set_autocast_cache_enabled (no weight cast cache exists here: a flag only)
 _warned_cpu = [False]
 
 
@@ -52,11 +54,18 @@ class autocast:
 
     def __enter__(self):
         self._prev = _enabled.get(self.device, False)
+        self._prev_dtype = _dtypes.get(self.device)
         _enabled[self.device] = self._enabled
+        if self.fast_dtype is not None:
+            _dtypes[self.device] = self.fast_dtype
         return self
 
     def __exit__(self, *exc) -> None:
         _enabled[self.device] = self._prev
+        if self._prev_dtype is None:
+            _dtypes.pop(self.device, None)
+        else:
+            _dtypes[self.device] = self._prev_dtype
 
     def __call__(self, func):
         @functools.wraps(func)
@@ -76,7 +85,9 @@ def get_autocast_dtype(device_type: str):
     """The dtype an autocast region on ``device_type`` would use (torch's defaults: bfloat16 / float16)."""
     from .. import _dtype
 
-    return _dtype.bfloat16 if device_type == "cpu" else _dtype.float16
+    if device_type in _dtypes:
+        return _dtypes[device_type]
+    return _dtype.bfloat16 if device_type in ("cpu", "xla") else _dtype.float16
 
 
 def custom_fwd(fwd=None, *, device_type: str, cast_inputs=None):
