@@ -235,8 +235,38 @@ def reshape(input: Tensor, *sizes, shape=None) -> Tensor:
     """A view when possible, else a copy (backward node ViewBackward0 / UnsafeViewBackward0)."""
     shape = _infer_shape(parse_shape(sizes if shape is None else (shape,)), input._data.size)
     if _viewable(input._data, shape):
-        return _as_view(apply(_view, (input,), {"shape": shape}), input)
-    return apply(_unsafe_view, (contiguous(input) if False else input,), {"shape": shape})
+        # (ndarray.reshape of a viewable layout always returns a view: no sharing test needed)
+        out = apply(_view, (input,), {"shape": shape})
+        _register_view(out, input)
+        return out
+    return apply(_unsafe_view, (input,), {"shape": shape})
+
+
+def reshape_to(input: Tensor, shape: tuple) -> Tensor:
+    """``reshape(input, shape)`` for internal callers that pass a tuple of Python ints.
+
+    The same nodes, views and errors as ``reshape``; a shape whose product is the input's
+    size (the callers' usual case) skips parsing and -1 inference, which on the small
+    tensors of an attention block cost as much as the NumPy reshape itself.
+
+    >>> import retrograd as torch
+    >>> from retrograd._ops.shape import reshape_to
+    >>> reshape_to(torch.ones(2, 3, requires_grad=True), (3, 2)).grad_fn.name()
+    'ViewBackward0'
+    """
+    d = input._data
+    n = 1
+    for s in shape:
+        if s < 0:
+            return reshape(input, shape)
+        n *= s
+    if n != d.size:
+        return reshape(input, shape)  # (its checks raise PyTorch's error)
+    if _viewable(d, shape):
+        out = apply(_view, (input,), {"shape": shape})
+        _register_view(out, input)
+        return out
+    return apply(_unsafe_view, (input,), {"shape": shape})
 
 
 @tensor_args("view_as", True, other=1)
@@ -278,7 +308,9 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims (a view)."""
     n = input._data.ndim
     d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
-    return _as_view(apply(_transpose, (input,), {"dim0": d0, "dim1": d1}), input)
+    out = apply(_transpose, (input,), {"dim0": d0, "dim1": d1})
+    _register_view(out, input)  # (np.swapaxes / ndarray.view always give a view)
+    return out
 
 
 swapaxes = swapdims = transpose

@@ -26,6 +26,7 @@ from .._ops import nn_ops_more as _nnm
 from .._ops import nn_pad as _pad
 from .._ops._registry import apply_inplace as _apply_inplace
 from .._ops._registry import apply as _apply
+from .._ops.shape import reshape_to as _reshape_to
 from .._tensor import Tensor, bump_version
 from ..autograd import grad_mode
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy,  # noqa: F401
@@ -311,7 +312,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if wd.ndim == 2 and xd.ndim >= 2:
         # one matrix product over the flattened leading dims (PyTorch's error text for bad shapes);
         # with a bias it is addmm, as in PyTorch (AddmmBackward0)
-        x2 = input if xd.ndim == 2 else input.reshape(-1, xd.shape[-1])
+        k = xd.shape[-1]
+        x2 = input if xd.ndim == 2 else _reshape_to(input, (xd.size // k, k)) if k else input.reshape(-1, k)
         if xd.shape[-1] == wd.shape[1] and xd.dtype.kind == "f" and (
                 bias is None or (bias._data.shape == wd.shape[:1] and bias._data.dtype == xd.dtype)):
             # the common case: one fused node (AddmmBackward0, or MmBackward0 without bias)
@@ -322,7 +324,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             out = O.mm(x2, weight.t())
             if bias is not None:
                 out = out + bias
-        return out if xd.ndim == 2 else out.reshape(*input.shape[:-1], weight.shape[0])
+        return out if xd.ndim == 2 else _reshape_to(out, xd.shape[:-1] + (wd.shape[0],))
     if xd.ndim == 1 and wd.ndim == 2 and bias is not None and bias.ndim == 1:
         # as PyTorch: a (1, in) view through addmm, viewed back (ViewBackward0 <- AddmmBackward0)
         return linear(input.view(1, -1), weight, bias).view(-1)
@@ -952,10 +954,10 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
             key_padding_mask = pad(key_padding_mask, (0, 1))
     # (L, N, E) -> (N * heads, L, head_dim); static_k / static_v come in that layout already
     bh = bsz * num_heads
-    q = q.reshape(tgt_len, bh, head_dim).transpose(0, 1)
-    k = k.reshape(k.shape[0], bh, head_dim).transpose(0, 1) if static_k is None \
+    q = _reshape_to(q, (tgt_len, bh, head_dim)).transpose(0, 1)
+    k = _reshape_to(k, (k.shape[0], bh, head_dim)).transpose(0, 1) if static_k is None \
         else _mha_static(static_k, "static_k", bh, head_dim)
-    v = v.reshape(v.shape[0], bh, head_dim).transpose(0, 1) if static_v is None \
+    v = _reshape_to(v, (v.shape[0], bh, head_dim)).transpose(0, 1) if static_v is None \
         else _mha_static(static_v, "static_v", bh, head_dim)
     if add_zero_attn:
         zeros = const(np.zeros((bh, 1, head_dim), dtype=k._data.dtype))
@@ -978,9 +980,9 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     if is_causal and attn_mask is None:
         causal = np.triu(np.full((tgt_len, src_len), -np.inf), 1).astype(q._data.dtype)
         mask = const(causal) if mask is None else mask + const(causal)
-    q = q.reshape(bsz, num_heads, tgt_len, head_dim)
-    k = k.reshape(bsz, num_heads, src_len, head_dim)
-    v = v.reshape(bsz, num_heads, src_len, head_dim)
+    q = _reshape_to(q, (bsz, num_heads, tgt_len, head_dim))
+    k = _reshape_to(k, (bsz, num_heads, src_len, head_dim))
+    v = _reshape_to(v, (bsz, num_heads, src_len, head_dim))
     scores = O.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))
     if mask is not None:
         scores = scores + mask
@@ -989,8 +991,8 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     if dropout_p > 0.0 and training:
         attn = dropout(attn, dropout_p, True)
     out = O.matmul(attn, v)  # (N, heads, L, head_dim)
-    out = out.permute(2, 0, 1, 3).reshape(tgt_len * bsz, embed_dim)
-    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    out = _reshape_to(out.permute(2, 0, 1, 3), (tgt_len * bsz, embed_dim))
+    out = _reshape_to(linear(out, out_proj_weight, out_proj_bias), (tgt_len, bsz, embed_dim))
     weights = None
     if need_weights:
         weights = attn.mean(1) if average_attn_weights else attn
