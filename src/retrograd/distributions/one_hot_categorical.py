@@ -11,7 +11,7 @@ from .categorical import Categorical
 from .distribution import Distribution
 from .utils import _enumerate_along_batch
 
-__all__ = ["OneHotCategorical"]
+__all__ = ["OneHotCategorical", "OneHotCategoricalStraightThrough"]
 
 
 class OneHotCategorical(Distribution):
@@ -87,3 +87,22 @@ class OneHotCategorical(Distribution):
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
         return _enumerate_along_batch(torch.eye(self.event_shape[0], dtype=self._param.dtype), self.batch_shape, expand)
+
+
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """OneHotCategorical whose ``rsample`` is the one-hot sample with the straight-through
+    gradient of ``probs`` (forward value unchanged, backward as if the sample were ``probs``).
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions import OneHotCategoricalStraightThrough
+    >>> p = torch.tensor([0.2, 0.8], requires_grad=True)
+    >>> OneHotCategoricalStraightThrough(probs=p).rsample().sum().item()
+    1.0
+    """
+
+    has_rsample = True
+
+    def rsample(self, sample_shape: Sequence[int] = Size()) -> Tensor:
+        samples = self.sample(sample_shape)
+        probs = self._categorical.probs
+        return samples + (probs - probs.detach())

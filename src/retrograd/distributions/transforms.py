@@ -1,7 +1,9 @@
 """Invertible transforms with log-abs-det-Jacobians, for ``TransformedDistribution``.
 
-Implemented: ``Transform`` (base), ``ComposeTransform``, ``ExpTransform``, ``AffineTransform``,
-``SigmoidTransform``, ``TanhTransform``, ``SoftplusTransform`` and ``identity_transform``.
+Defined here: ``Transform`` (base), ``ComposeTransform``, ``ExpTransform``, ``AffineTransform``,
+``SigmoidTransform``, ``TanhTransform``, ``SoftplusTransform`` and ``identity_transform``; the
+others (``PowerTransform``, ``StickBreakingTransform``, ...) live in ``_transforms_more`` and are
+re-exported at the end of this module.
 
 >>> import retrograd as torch
 >>> from retrograd.distributions.transforms import ExpTransform
@@ -22,7 +24,10 @@ from . import constraints
 from .utils import _is_number, _sum_rightmost
 
 __all__ = ["Transform", "ComposeTransform", "ExpTransform", "AffineTransform", "SigmoidTransform",
-           "TanhTransform", "SoftplusTransform", "identity_transform"]
+           "TanhTransform", "SoftplusTransform", "identity_transform", "AbsTransform", "PowerTransform",
+           "SoftmaxTransform", "StickBreakingTransform", "LowerCholeskyTransform",
+           "PositiveDefiniteTransform", "CorrCholeskyTransform", "CatTransform", "StackTransform",
+           "ReshapeTransform", "IndependentTransform", "CumulativeDistributionTransform"]
 
 
 class Transform:
@@ -478,3 +483,11 @@ class AffineTransform(Transform):
 
     def inverse_shape(self, shape):
         return self.forward_shape(shape)
+
+
+# Defined in their own module (which needs the base classes above), exported from here as in torch.
+from ._transforms_more import (AbsTransform, CatTransform, CorrCholeskyTransform,  # noqa: E402
+                               CumulativeDistributionTransform, IndependentTransform,
+                               LowerCholeskyTransform, PositiveDefiniteTransform, PowerTransform,
+                               ReshapeTransform, SoftmaxTransform, StackTransform,
+                               StickBreakingTransform)

@@ -14,7 +14,7 @@ import retrograd as torch
 from retrograd import Tensor
 
 __all__ = ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits", "lazy_property",
-           "euler_constant"]
+           "euler_constant", "tril_matrix_to_vec", "vec_to_tril_matrix"]
 
 euler_constant: float = 0.57721566490153286060  # Euler-Mascheroni constant
 
@@ -159,3 +159,46 @@ class lazy_property:
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def _tril_flat_index(n: int, diag: int) -> list[int]:
+    # Row-major flat positions of the entries on or below diagonal ``diag`` of an n x n matrix.
+    return [r * n + c for r in range(n) for c in range(n) if c <= r + diag]
+
+
+def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
+    """Place the last dim of ``vec`` row by row into the entries on or below diagonal ``diag`` of a
+    square matrix (zeros elsewhere); the inverse of ``tril_matrix_to_vec``.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.utils import vec_to_tril_matrix
+    >>> vec_to_tril_matrix(torch.tensor([1.0, 2.0, 3.0]))
+    tensor([[1., 0.],
+            [2., 3.]])
+    """
+    m = vec.shape[-1]
+    b = 1 + 2 * diag
+    n = (-b + (b * b + 8 * m + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > torch.finfo(vec.dtype).eps or abs(round(n) - n) > 1e-6:
+        raise ValueError(f"The size of last dimension is {m} which cannot be expressed as the "
+                         "lower triangular part of a square D x D matrix.")
+    n = round(n)
+    # Gather from the vector with one zero appended: off-triangle positions read the zero.
+    where = [m] * (n * n)
+    for k, pos in enumerate(_tril_flat_index(n, diag)):
+        where[pos] = k
+    padded = torch.cat([vec, torch.zeros(tuple(vec.shape[:-1]) + (1,), dtype=vec.dtype)], -1)
+    return padded[..., torch.tensor(where)].reshape(tuple(vec.shape[:-1]) + (n, n))
+
+
+def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
+    """The entries on or below diagonal ``diag`` of the last two dims of ``mat``, row by row.
+
+    >>> import retrograd as torch
+    >>> from retrograd.distributions.utils import tril_matrix_to_vec
+    >>> tril_matrix_to_vec(torch.tensor([[1.0, 0.0], [2.0, 3.0]]))
+    tensor([1., 2., 3.])
+    """
+    n = mat.shape[-1]
+    flat = mat.reshape(tuple(mat.shape[:-2]) + (n * n,))
+    return flat[..., torch.tensor(_tril_flat_index(n, diag), dtype=torch.int64)]
