@@ -30,7 +30,7 @@ from ._flags import IS_SANDCASTLE
 
 __all__ = [
     "lazy_skip_if", "skipIfTorchDynamo", "skipIfTorchInductor", "skipIfCrossRef", "skipIfNoLapack", "skipIfNoSciPy",
-    "skipIfNoNumpy", "skipIfCompiledWithoutNumpy", "skipIfNoXNNPACK", "slowTest", "slowTestIf", "skipIfMPS",
+    "skipIfNoNumpy", "skipIfNoDill", "skipIfCompiledWithoutNumpy", "skipIfNoXNNPACK", "slowTest", "slowTestIf", "skipIfMPS",
     "skipIfWindows", "skipIfXpu", "skipIfNoXPU", "skipIfHpu", "skipIfRocm", "skipIfRocmArch",
     "skipIfRocmVersionLessThan", "skipRocmIfTorchInductor", "xfailIf", "xfailIfTorchDynamo",
     "xpassIfTorchDynamo_np", "xfailIfLinux", "xfailIfWindows", "xfailIfROCm", "xfailIfS390X",
@@ -120,6 +120,10 @@ def skipIfNoSciPy(fn):
 
 def skipIfNoNumpy(fn):
     return lazy_skip_if(lambda: not _flags.TEST_NUMPY, "Test requires numpy")(fn)
+
+
+def skipIfNoDill(fn):
+    return lazy_skip_if(lambda: not _flags.TEST_DILL, "no dill")(fn)
 
 
 def skipIfCompiledWithoutNumpy(fn):

@@ -40,7 +40,14 @@ def _stack(batch: list[Tensor]) -> Tensor:
 
 
 def collate_tensor_fn(batch, *, collate_fn_map=None):
-    return _stack(list(batch))
+    from ._utils.worker import get_worker_info
+
+    out = _stack(list(batch))
+    if get_worker_info() is not None:
+        # PyTorch stacks into shared memory inside a worker, so batches reach the main process
+        # without a copy; retrograd marks the batch shared so is_shared() answers the same
+        out.share_memory_()
+    return out
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):
