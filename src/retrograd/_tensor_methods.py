@@ -500,3 +500,33 @@ def _nn_method(name):
 
 Tensor.hardshrink = _nn_method("hardshrink")
 Tensor.prelu = _nn_method("prelu")
+
+
+# ---------------------------------------------------------------- binary operators and foreign types
+# PyTorch's binary operators answer NotImplemented when the op raises TypeError (an operand of a
+# type it does not know), so Python can try the other operand's reflected method:
+# ``t + Unknown()`` calls ``Unknown.__radd__``, and only fails if that is missing too.
+_BINARY_DUNDERS = tuple(
+    f"__{p}{op}__" for op in ("add", "sub", "mul", "truediv", "div", "floordiv", "mod", "pow", "lshift",
+                              "rshift", "and", "or", "xor") for p in ("", "r", "i"))
+
+
+def _not_implemented_on_type_error(fn):
+    # (the frame's code name starts with "_" so error messages that name the public function the
+    # user called, e.g. nn.parameter's uninitialized-parameter error, look past this wrapper)
+    def _binary_dunder(self, other):
+        try:
+            return fn(self, other)
+        except TypeError:
+            return NotImplemented
+    _binary_dunder.__name__ = getattr(fn, "__name__", "_binary_dunder")
+    _binary_dunder.__doc__ = getattr(fn, "__doc__", None)
+    _binary_dunder._rg_wrapped_dunder = fn
+    return _binary_dunder
+
+
+for _name in _BINARY_DUNDERS:
+    _fn = Tensor.__dict__.get(_name)
+    if _fn is not None and not hasattr(_fn, "_rg_wrapped_dunder"):
+        setattr(Tensor, _name, _not_implemented_on_type_error(_fn))
+del _name, _fn

@@ -169,6 +169,59 @@ def binary_operands(a, b, name: str = "op"):
     return to_tensor(a), to_tensor(b), None
 
 
+def number_arg(fname: str, arg: str, value):
+    """A Scalar argument (``alpha=``, ``value=``) as PyTorch's argument parser takes it.
+
+    Python numbers pass through; a 0-dim Tensor that does not require grad binds as its
+    number (PyTorch accepts those for Scalars); anything else is a TypeError.
+    """
+    if isinstance(value, (int, float, complex, bool, np.number, np.bool_)):
+        return value
+    if isinstance(value, Tensor) and value._data.ndim == 0 and not value.requires_grad:
+        return value.item()
+    raise TypeError(f"{fname}(): argument '{arg}' must be Number, not {type(value).__name__}")
+
+
+def _dense_span(a) -> tuple[int, int] | None:
+    """(first byte, end byte) of an array whose elements tile a contiguous block, else None."""
+    if not isinstance(a, np.ndarray) or a.size == 0:
+        return None
+    dims = sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n != 1)
+    expect = a.itemsize
+    for st, n in dims:
+        if st != expect:
+            return None
+        expect *= n
+    lo = a.__array_interface__["data"][0] + sum(st * (n - 1) for st, n in zip(a.strides, a.shape) if st < 0)
+    return lo, lo + a.nbytes
+
+
+def check_out_overlap(out, *inputs, full: bool = False) -> None:
+    """PyTorch's refusal of an ``out=`` tensor that partly overlaps an input in memory.
+
+    Exactly the same view (same start, shape and strides) is fine unless ``full`` (the
+    kernels that check with ``assert_no_overlap``: kthvalue, gather, take ...); memory
+    PyTorch cannot judge cheaply (a non-dense operand) is never refused.
+    """
+    od = getattr(out, "_data", None)
+    span = _dense_span(od)
+    if span is None:
+        return
+    for t in inputs:
+        td = getattr(t, "_data", None) if isinstance(t, Tensor) else None
+        if td is None or (td is od and not full):
+            continue
+        other = _dense_span(td)
+        if other is None or other[1] <= span[0] or span[1] <= other[0]:
+            continue
+        if not full and (td.__array_interface__["data"][0] == od.__array_interface__["data"][0]
+                         and td.shape == od.shape and td.strides == od.strides):
+            continue
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                           "refer to a single memory location. Please clone() the tensor before performing the "
+                           "operation.")
+
+
 def _check_scalar(x, name: str) -> None:
     if not isinstance(x, (int, float, bool, np.number, np.bool_)):
         raise TypeError(
@@ -185,6 +238,8 @@ def float_dtype_for(t: Tensor) -> D.dtype | None:
 def wrap_dim(dim: int, ndim: int) -> int:
     """A possibly negative dim as a positive one, with PyTorch's IndexError."""
     lo, hi = (-ndim, ndim - 1) if ndim else (-1, 0)
+    if isinstance(dim, (bool, np.bool_)):  # (PyTorch's int arguments refuse bools: x.topk(4, True))
+        raise TypeError("dim must be int, not bool")
     if not isinstance(dim, (int, np.integer)):
         # PyTorch parses a one-element integer tensor as an int argument (never a float one)
         if not (isinstance(dim, Tensor) and dim.dtype._kind == 1 and dim.numel() == 1):

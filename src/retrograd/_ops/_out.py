@@ -46,7 +46,7 @@ def write_out(name: str, result: Tensor, out, mode: str | Callable = "cast") -> 
 
 
 def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = None, grad_check: bool = True,
-             tuple_mode: str = "cast", select: Callable | None = None):
+             tuple_mode: str = "cast", select: Callable | None = None, full_overlap: bool = False):
     """Give ``fn`` an ``out=`` keyword with PyTorch's rules.
 
     ``grad_name``: the name PyTorch's autograd error uses (the kernel's, e.g. ``cat`` for vstack).
@@ -54,6 +54,7 @@ def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = N
     have exactly the result's dtypes: ``"same"``).
     ``select``: ``select(args, kwargs)`` gives the mode for one call (an op whose overloads follow
     different rules: ``max(x, out=)`` vs ``max(x, y, out=)``).
+    ``full_overlap``: ``out`` may not even be an input itself (PyTorch's ``assert_no_overlap``).
     """
     def deco(fn):
         @functools.wraps(fn)
@@ -74,6 +75,10 @@ def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = N
             elif grad_check:  # (values, indices): the same refusal when an input requires grad
                 for o in out:
                     _check_out(grad_name or name, o, *tensors)
+            from ._common import check_out_overlap
+
+            for o in (out if isinstance(out, (tuple, list)) else (out,)):
+                check_out_overlap(o, *tensors, full=full_overlap)
             res = fn(*args, **kwargs)
             if isinstance(res, tuple):  # (values, indices): each into its own out tensor
                 if tuple_mode == "same":  # (all dtypes are checked before anything is written)

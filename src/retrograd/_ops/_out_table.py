@@ -39,6 +39,8 @@ def _clamp_out(args, kwargs):
 
 
 _SELECTED = {"clamp_min", "clamp_max"}  # (their mode is chosen per call)
+# kernels that refuse an ``out`` that is (a view of exactly) an input, not only a partial overlap
+_NO_OVERLAP = {"kthvalue", "gather", "index_select", "take"}
 
 # name: (mode, tuple_mode, grad_check[, grad_name: the kernel PyTorch's autograd refusal names])
 _TABLE: dict[str, tuple] = {
@@ -78,6 +80,7 @@ def give_out(namespace: dict) -> None:
             continue
         selected = name in _SELECTED
         wrapped = with_out(name, "cast" if selected else mode, grad_name=grad_name[0] if grad_name else None,
-                           grad_check=grad_check, tuple_mode=tuple_mode, select=mode if selected else None)(fn)
+                           grad_check=grad_check, tuple_mode=tuple_mode, select=mode if selected else None,
+                           full_overlap=name in _NO_OVERLAP)(fn)
         wrapped._rg_out_wrapped = True
         namespace[name] = wrapped

@@ -77,7 +77,7 @@ def _logical(name: str, f, example: str):
     def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         _need_tensor(name, input)
         _need_tensor(name, other, "other", 2)
-        return _out(apply(op, (input, other)), out)
+        return _out(apply(op, (input, other)), out, inputs=(input, other))
 
     def fn_(self: Tensor, other: Tensor) -> Tensor:
         _need_tensor(name + "_", other, "other", 2)

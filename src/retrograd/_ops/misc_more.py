@@ -62,11 +62,12 @@ def _supports_out(fn):
         if out is None:
             return res
         name = fn.__name__.rstrip("_")  # (the op's own name in PyTorch's messages, not "wrapper")
+        inputs = tuple(a for a in args if isinstance(a, Tensor))
         if isinstance(res, tuple):
             for o, r in zip(out, res):
-                _out(r, o, name)
+                _out(r, o, name, inputs=inputs)
             return type(res)(tuple(out))
-        return _out(res, out, name)
+        return _out(res, out, name, inputs=inputs)
     return wrapper
 
 
@@ -1015,9 +1016,11 @@ def ldexp(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     R = _R()
     if not isinstance(other, Tensor):
         other = R.tensor(other)
-    fa = input.dtype if input.is_floating_point() else R.get_default_dtype()
-    fb = other.dtype if other.is_floating_point() else R.get_default_dtype()
-    dt = R.promote_types(fa, fb)
+    # the operands' promoted type, integral results computed in the default float dtype
+    # (float16 with int64 exponents stays float16; int with int is float32)
+    dt = R.result_type(input, other)
+    if not dt.is_floating_point:
+        dt = R.get_default_dtype()
     return apply(_ldexp, (input, other), None, dt)
 
 

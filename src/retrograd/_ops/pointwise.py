@@ -13,7 +13,7 @@ from .. import _dtype as D
 from .._blas import fused_add, int_scalar
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ._common import binary_operands, checked_scalar, float_dtype_for, scalar_tensor
+from ._common import binary_operands, check_out_overlap, checked_scalar, float_dtype_for, number_arg, scalar_tensor
 from ._deprecated_overloads import NO_ARG, scalar_first
 from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
 
@@ -65,6 +65,27 @@ _mul = primitive("mul", lambda a, b: a * b, node="MulBackward0", array_rules=Tru
 _div = primitive("div", _quiet(lambda a, b: a / b), node="DivBackward0",
                  a=lambda g, b: g / b,
                  b=lambda g, a, b: -g * ((a / b) / b))
+# float16 tensor (*|/) CPU scalar: PyTorch's CPU kernels compute in float32 with the scalar
+# unrounded (``x * 1e5`` for x = 1e-5 is 1.0, not inf), then round the result to float16
+_mul_opmath = primitive("mul_opmath", lambda a, *, other: (a.astype(np.float32) * np.float32(other)).astype(a.dtype),
+                        node="MulBackward0", a=lambda g, other: g * other)
+_div_opmath = primitive("div_opmath", _quiet(lambda a, *, other: (a.astype(np.float32) / np.float32(other)).astype(a.dtype)),
+                        node="DivBackward0", a=lambda g, other: g / other)
+
+
+def _half_scalar(input, other):
+    """``other`` as a float when ``input`` is a float16 tensor and ``other`` a CPU scalar (a real
+    Python number, or a 0-dim tensor without grad that does not promote the result), else None."""
+    if not isinstance(input, Tensor) or input._data.dtype != np.float16:
+        return None
+    if isinstance(other, (int, float, np.integer, np.floating)) and not isinstance(other, (bool, np.bool_)):
+        return float(other)
+    if isinstance(other, Tensor) and other._data.ndim == 0 and not other.requires_grad and \
+            other._data.dtype.kind in "fiu" and D.result_type(input, other) is D.float16:
+        return float(other._data)
+    return None
+
+
 _neg = primitive("neg", lambda a: -a, node="NegBackward0", array_rules=True, a=lambda g: -g)
 
 
@@ -83,10 +104,14 @@ def _bool_sub_check(a, b) -> None:
                            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-def _check_alpha(a: Tensor, cast, alpha):
+def _check_alpha(a: Tensor, cast, alpha, name: str = "add"):
     """PyTorch's checks of ``alpha`` against the result type (``cast`` or ``a``'s dtype).
 
     Returns alpha as the kernel uses it (for a bool result it is a bool: ``a or b``)."""
+    if isinstance(alpha, Tensor):  # only a 0-dim tensor without grad binds as a number
+        alpha = number_arg(name, "alpha", alpha)
+    elif not isinstance(alpha, (int, float, complex, bool, np.number, np.bool_)):
+        number_arg(name, "alpha", alpha)
     rt = cast or a.dtype
     is_float = isinstance(alpha, (float, np.floating)) or (
         isinstance(alpha, Tensor) and alpha.dtype.is_floating_point)
@@ -112,24 +137,24 @@ def add(input, other, _other=NO_ARG, *, alpha=1, out=None) -> Tensor:
     # (add/sub/mul/div run for every operator and inside every backward rule: keep them lean;
     # two plain Tensors of one dtype need no promotion, so skip binary_operands)
     if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
-            alpha == 1 and out is None and alpha is not True and _other is NO_ARG:
+            type(alpha) is int and alpha == 1 and out is None and _other is NO_ARG:
         return apply_binary(_add, input, other)
     if _other is not NO_ARG:
         alpha, other = scalar_first("add", False, other, (_other,), alpha != 1 or alpha is True), _other
     a, b, cast = binary_operands(input, other, "add")
     if type(alpha) is not int or alpha != 1:  # (an int 1 is the common case: nothing to check)
-        alpha = _check_alpha(a, cast, alpha)
+        alpha = _check_alpha(a, cast, alpha, "add")
     if alpha == 1:
         r = apply_binary(_add, a, b) if cast is None else apply(_add, (a, b), None, cast)
     else:
         r = apply(_add_alpha, (a, b), {"alpha": alpha}, cast)
-    return r if out is None else _out(r, out)
+    return r if out is None else _out(r, out, inputs=(input, other))
 
 
 def sub(input, other, _other=NO_ARG, *, alpha=1, out=None) -> Tensor:
     """input - alpha * other (``_other``: the deprecated ``sub(input, alpha, other)`` form)."""
     if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and \
-            alpha == 1 and out is None and input._data.dtype.kind != "b" and alpha is not True and _other is NO_ARG:
+            type(alpha) is int and alpha == 1 and out is None and input._data.dtype.kind != "b" and _other is NO_ARG:
         return apply_binary(_sub, input, other)
     if _other is not NO_ARG:
         alpha, other = scalar_first("sub", False, other, (_other,), alpha != 1 or alpha is True), _other
@@ -137,12 +162,12 @@ def sub(input, other, _other=NO_ARG, *, alpha=1, out=None) -> Tensor:
     if a._data.dtype.kind == "b" or b._data.dtype.kind == "b" or type(other) is bool or type(input) is bool:
         _bool_sub_check(input, other)
     if type(alpha) is not int or alpha != 1:
-        alpha = _check_alpha(a, cast, alpha)
+        alpha = _check_alpha(a, cast, alpha, "sub")
     if alpha == 1:
         r = apply_binary(_sub, a, b) if cast is None else apply(_sub, (a, b), None, cast)
     else:
         r = apply(_sub_alpha, (a, b), {"alpha": alpha}, cast)
-    return r if out is None else _out(r, out)
+    return r if out is None else _out(r, out, inputs=(input, other))
 
 
 def subtract(input, other, *, alpha=1, out=None) -> Tensor:
@@ -170,7 +195,7 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     _bool_sub_check(input, other)
     a, b, cast = binary_operands(input, other, "rsub")
     if type(alpha) is not int or alpha != 1:
-        alpha = _check_alpha(a, cast, alpha)
+        alpha = _check_alpha(a, cast, alpha, "rsub")
     if isinstance(other, Tensor):
         return apply(_rsub, (a, b), {"alpha": alpha}, cast)
     # the number, already converted to the promoted dtype, is a static of the node
@@ -182,9 +207,13 @@ def mul(input, other, *, out=None) -> Tensor:
     """Elementwise product with broadcasting."""
     if type(other) is Tensor and type(input) is Tensor and input._data.dtype is other._data.dtype and out is None:
         return apply_binary(_mul, input, other)
+    if type(input) is Tensor and input._data.dtype is _F16:  # (one identity test on the hot path)
+        h = _half_scalar(input, other)
+        if h is not None:
+            return _out(apply(_mul_opmath, (input,), {"other": h}), out, inputs=(input, other))
     a, b, cast = binary_operands(input, other, "mul")
     r = apply_binary(_mul, a, b) if cast is None else apply(_mul, (a, b), None, cast)
-    return r if out is None else _out(r, out)
+    return r if out is None else _out(r, out, inputs=(input, other))
 
 
 multiply = mul
@@ -199,11 +228,15 @@ def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
     if rounding_mode is not None:
         from .pointwise_more import _rounded_div
 
-        return _out(_rounded_div(a, b, cast, rounding_mode), out)
+        return _out(_rounded_div(a, b, cast, rounding_mode), out, inputs=(input, other))
+    if type(input) is Tensor and input._data.dtype is _F16:
+        h = _half_scalar(input, other)
+        if h is not None:
+            return _out(apply(_div_opmath, (input,), {"other": h}), out, inputs=(input, other))
     if (a._data.dtype.kind != "f") if cast is None else not cast.is_floating_point:
         cast = D.get_default_dtype()  # integer / integer is a float division
     r = apply_binary(_div, a, b) if cast is None else apply(_div, (a, b), None, cast)
-    return r if out is None else _out(r, out)
+    return r if out is None else _out(r, out, inputs=(input, other))
 
 
 divide = div
@@ -220,7 +253,8 @@ def neg(input, *, out=None) -> Tensor:
 negative = neg
 
 
-def _out(result: Tensor, out: Tensor | None, name: str | None = None, same: bool = False) -> Tensor:
+def _out(result: Tensor, out: Tensor | None, name: str | None = None, same: bool = False,
+         inputs: tuple = ()) -> Tensor:
     """``out=`` arguments: copy the result into ``out`` (resizing as PyTorch does).
 
     A result that requires grad means a differentiable op ran on inputs that require grad
@@ -231,6 +265,8 @@ def _out(result: Tensor, out: Tensor | None, name: str | None = None, same: bool
     """
     if out is None:
         return result
+    if inputs:
+        check_out_overlap(out, *inputs)
     if (result._requires_grad and result._grad_fn is not None) or (out._requires_grad and grad_mode.state.enabled):
         raise RuntimeError(f"{name or _caller_op_name()}(): functions with out=... arguments don't support "
                            "automatic differentiation, but one of the arguments requires grad.")
@@ -344,17 +380,17 @@ def pow(input, exponent, *, out=None) -> Tensor:
     """
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         exponent, cast = _pow_scalar_args(input, exponent)
-        return _out(apply(_pow_scalar, (input,), {"exponent": exponent}, cast), out)
+        return _out(apply(_pow_scalar, (input,), {"exponent": exponent}, cast), out, inputs=(input,))
     if not isinstance(input, Tensor):
         rt = D.result_type(input, exponent)
         if rt is D.bool:
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
         cast = rt if rt.np != exponent._data.dtype else None
-        return _out(apply(_rpow_scalar, (exponent,), {"base": input}, cast), out)
+        return _out(apply(_rpow_scalar, (exponent,), {"base": input}, cast), out, inputs=(exponent,))
     a, b, cast = binary_operands(input, exponent, "pow")
     if (cast or a.dtype) is D.bool:
         raise NotImplementedError('"pow" not implemented for \'Bool\'')
-    return _out(apply(_pow, (a, b), None, cast), out)
+    return _out(apply(_pow, (a, b), None, cast), out, inputs=(input, exponent))
 
 
 # ---------------------------------------------------------------- unary
@@ -365,7 +401,7 @@ def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         cast = float_dtype_for(input) if float_only else None
-        return _out(apply(op, (input,), None, cast), out, name, same=not float_only)
+        return _out(apply(op, (input,), None, cast), out, name, same=not float_only, inputs=(input,))
 
     fn.__name__ = name
     fn.__qualname__ = name
@@ -482,7 +518,7 @@ def _cmp(name: str, f):
 
     def fn(input, other, *, out=None) -> Tensor:
         a, b, cast = binary_operands(input, other, name)
-        return _out(apply(op, (a, b), None, cast), out, name)
+        return _out(apply(op, (a, b), None, cast), out, name, inputs=(input, other))
 
     fn.__name__ = name
     fn.__doc__ = f"Elementwise ``{name}`` comparison; returns a bool tensor."
@@ -539,14 +575,14 @@ def where(condition, input=None, other=None, *, out=None):
                            f"{_scalar_type_name(cond.dtype)}")
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         rt = D.result_type(input, other)  # two numbers: e.g. where(c, 2, 0.5) is float32
-        return _out(apply(_where, (cond, scalar_tensor(input, rt), scalar_tensor(other, rt))), out)
+        return _out(apply(_where, (cond, scalar_tensor(input, rt), scalar_tensor(other, rt))), out, inputs=(cond,))
     a, b, cast = binary_operands(input, other, "where")
     r = apply(_where, (cond, a, b)) if cast is None else _where_cast(cond, a, b, cast)
     if out is not None and out._data.dtype != r._data.dtype:  # (where's own check and words)
         from .._tensor import _scalar_type_name as _n
 
         raise RuntimeError(f"Expected out type to be {_n(r.dtype)} but got {_n(out.dtype)}")
-    return _out(r, out)
+    return _out(r, out, inputs=(cond, input, other))
 
 
 def _where_cast(cond, a, b, cast):
@@ -590,7 +626,7 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         from .pointwise_more import _clamp_tensor
 
-        return _out(_clamp_tensor(input, min, max), out, same=True)
+        return _out(_clamp_tensor(input, min, max), out, same=True, inputs=(input, min, max))
     cast = None
     if input._data.dtype.kind in "iub":  # clamp(int tensor, 1.5) is float, as in PyTorch
         rt = D.result_type(input, *[v for v in (min, max) if v is not None])
@@ -602,7 +638,7 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         if rt.np.kind in "iu":  # integer bounds are converted to the result type first (they may wrap)
             min = None if min is None else int(checked_scalar(min, rt))
             max = None if max is None else int(checked_scalar(max, rt))
-    return _out(apply(_clamp, (input,), {"min": min, "max": max}, cast), out, same=True)
+    return _out(apply(_clamp, (input,), {"min": min, "max": max}, cast), out, same=True, inputs=(input,))
 
 
 clip = clamp
@@ -628,7 +664,7 @@ def _inplace_binary(op_plain, op_alpha=None, name=""):
         if name == "sub_":
             _bool_sub_check(self, other)
         if type(alpha) is not int or alpha != 1:
-            alpha = _check_alpha(a, cast, alpha)
+            alpha = _check_alpha(a, cast, alpha, name)
         if alpha != 1:
             return apply_inplace(op_alpha, self, (b,), {"alpha": alpha})
         return apply_inplace(op_plain, self, (b,))
@@ -641,6 +677,10 @@ sub_ = _inplace_binary(_sub, _sub_alpha, "sub_")
 
 
 def mul_(self: Tensor, other) -> Tensor:
+    if self._data.dtype is _F16:
+        h = _half_scalar(self, other)
+        if h is not None:
+            return apply_inplace(_mul_opmath, self, (), {"other": h})
     a, b, cast = binary_operands(self, other, "mul_")
     _check_inplace_result(self, cast, b)
     return apply_inplace(_mul, self, (b,))
@@ -649,6 +689,10 @@ def mul_(self: Tensor, other) -> Tensor:
 def div_(self: Tensor, other, *, rounding_mode=None) -> Tensor:
     if rounding_mode is not None:
         return _rebind(self, lambda x: div(x, other, rounding_mode=rounding_mode), other)
+    if self._data.dtype is _F16:
+        h = _half_scalar(self, other)
+        if h is not None:
+            return apply_inplace(_div_opmath, self, (), {"other": h})
     a, b, cast = binary_operands(self, other, "div_")
     rt = cast or a.dtype
     _check_inplace_result(self, rt if rt.is_floating_point else D.get_default_dtype(), b)

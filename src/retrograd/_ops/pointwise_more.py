@@ -15,7 +15,7 @@ from .. import _dtype as D
 from .._tensor import Tensor, _scalar_type_name
 from ..autograd import grad_mode
 from . import _special
-from ._common import binary_operands, float_dtype_for
+from ._common import binary_operands, float_dtype_for, number_arg
 from ._deprecated_overloads import NO_ARG, scalar_first
 from ._registry import apply, apply_inplace, primitive
 from .logical import isfinite, logical_or
@@ -533,7 +533,7 @@ def remainder(input, other, *, out: Tensor | None = None) -> Tensor:
     tensor([1., 1.])
     """
     op, a, b, cast = _remainder_args(input, other, "remainder")
-    return _out(apply(op, (a, b), None, cast), out)
+    return _out(apply(op, (a, b), None, cast), out, inputs=(input, other))
 
 
 def remainder_(self: Tensor, other) -> Tensor:
@@ -568,7 +568,7 @@ def fmod(input: Tensor, other, *, out: Tensor | None = None) -> Tensor:
     tensor([-1.,  1.])
     """
     op, a, b, cast = _fmod_args(input, other, "fmod")
-    return _out(apply(op, (a, b), None, cast), out)
+    return _out(apply(op, (a, b), None, cast), out, inputs=(input, other))
 
 
 def fmod_(self: Tensor, other) -> Tensor:
@@ -635,7 +635,7 @@ def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     tensor([2.3562])
     """
     a, b, cast = _tensor_operands("atan2", input, other)
-    return _out(apply(_atan2, (a, b), None, _float_cast(a, cast)), out)
+    return _out(apply(_atan2, (a, b), None, _float_cast(a, cast)), out, inputs=(input, other))
 
 
 def atan2_(self: Tensor, other: Tensor) -> Tensor:
@@ -662,7 +662,7 @@ def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """
     a, b, cast = _tensor_operands("hypot", input, other)
     _require_float("hypot_cpu", a, cast)
-    return _out(apply(_hypot, (a, b), None, cast), out)
+    return _out(apply(_hypot, (a, b), None, cast), out, inputs=(input, other))
 
 
 def hypot_(self: Tensor, other: Tensor) -> Tensor:
@@ -852,6 +852,10 @@ def xlogy_(self: Tensor, other) -> Tensor:
     op, a, b, cast = _xlogy_args(self, other, "xlogy_")
     if not self.dtype.is_floating_point:
         raise _cannot_cast(cast, self, b)
+    if cast is not None and b.dtype is not cast:
+        # the forward runs in the promoted dtype, as the out-of-place op does (NumPy would take
+        # the log of an int8 or float16 ``other`` in float16)
+        b = b.to(cast)
     return apply_inplace(op, self, (b,))
 
 
@@ -895,6 +899,9 @@ def copysign_(self: Tensor, other) -> Tensor:
 # ---------------------------------------------------------------- lerp
 def _lerp_np(a, e, w):
     # PyTorch's two-sided formula: exact at both ends (w = 0 gives a, w = 1 gives e).
+    if a.dtype == np.float16:  # PyTorch's CPU kernel computes float16 in float32, rounding once
+        r = _lerp_np(a.astype(np.float32), np.asarray(e, np.float32), np.asarray(w, np.float32))
+        return r.astype(np.float16)
     return np.where(np.abs(w) < 0.5, a + w * (e - a), e - (e - a) * (1 - w))
 
 
@@ -977,6 +984,7 @@ def _addc_args(name: str, input, tensor1, tensor2, value):
     rt = D.result_type(input, tensor1, tensor2)
     if rt is D.bool:
         raise _not_implemented(f"{name.rstrip('_')}_cpu_out", rt)
+    value = number_arg(name, "value", value)
     # the scalar is converted to the result type (2.5 -> 2 for integer tensors)
     value = float(value) if rt.is_floating_point else int(value)
     return rt, {"value": value}

@@ -28,7 +28,7 @@ from .pointwise import _out, exp, log, where
 from .pointwise_more import _float_cast, _invalid_combination, _need_tensor, lgamma, sgn
 
 __all__ = ["igamma", "igammac"]
-METHODS = ["igamma", "igammac"]
+METHODS = ["igamma", "igammac", "igamma_", "igammac_"]
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -273,7 +273,28 @@ def igamma(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     tensor([0.])
     """
     a, b, cast = _igamma_args("igamma", input, other)
-    return _out(apply(_igamma, (a, b), None, cast), out)
+    return _out(apply(_igamma, (a, b), None, cast), out, inputs=(input, other))
+
+
+def igamma_(self: Tensor, other: Tensor) -> Tensor:
+    """In-place :func:`igamma` (a Tensor method only, as in PyTorch).
+
+    >>> import retrograd as torch
+    >>> torch.tensor([1.]).igamma_(torch.tensor([0.]))
+    tensor([0.])
+    """
+    from ._inplace import inplace_via
+
+    _need_tensor("igamma_", other, "other", 1)
+    return inplace_via(self, lambda x: igamma(x, other), (other,))
+
+
+def igammac_(self: Tensor, other: Tensor) -> Tensor:
+    """In-place :func:`igammac` (a Tensor method only, as in PyTorch)."""
+    from ._inplace import inplace_via
+
+    _need_tensor("igammac_", other, "other", 1)
+    return inplace_via(self, lambda x: igammac(x, other), (other,))
 
 
 @tensor_args("igammac", input=1, other=2)
@@ -285,7 +306,7 @@ def igammac(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tenso
     tensor([1.])
     """
     a, b, cast = _igamma_args("igammac", input, other)
-    return _out(apply(_igammac, (a, b), None, cast), out)
+    return _out(apply(_igammac, (a, b), None, cast), out, inputs=(input, other))
 
 
 def special_gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -296,7 +317,7 @@ def special_gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None)
     tensor([0.])
     """
     a, b, cast = _igamma_args("special_gammainc", input, other)
-    return _out(apply(_igamma, (a, b), None, cast), out)
+    return _out(apply(_igamma, (a, b), None, cast), out, inputs=(input, other))
 
 
 def special_gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -307,7 +328,7 @@ def special_gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None
     tensor([1.])
     """
     a, b, cast = _igamma_args("special_gammaincc", input, other)
-    return _out(apply(_igammac, (a, b), None, cast), out)
+    return _out(apply(_igammac, (a, b), None, cast), out, inputs=(input, other))
 
 
 # ================================================================ not differentiable in PyTorch
