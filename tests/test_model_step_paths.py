@@ -78,8 +78,10 @@ def test_linear_nd_against_torch(shape, bias):
     tx, tw, tb = (torch.tensor(a, requires_grad=True) for a in (x, w, b))
     ry = retrograd.nn.functional.linear(rx, rw, rb if bias else None)
     ty = torch.nn.functional.linear(tx, tw, tb if bias else None)
-    if bias or len(shape) == 2:  # (without bias torch's n-d matmul ends in UnsafeViewBackward0: not matched yet)
-        assert type(ry.grad_fn).__name__ == type(ty.grad_fn).__name__
+    # (with a bias ViewBackward0 over addmm; without, UnsafeViewBackward0 over mm, as torch's matmul)
+    assert type(ry.grad_fn).__name__ == type(ty.grad_fn).__name__
+    assert [type(n).__name__ for n, _ in ry.grad_fn.next_functions][:1] == \
+        [type(n).__name__ for n, _ in ty.grad_fn.next_functions][:1]
     np.testing.assert_allclose(ry.detach().numpy(), ty.detach().numpy(), rtol=1e-12, atol=1e-12)
     g = rng.standard_normal(ty.shape)
     ry.backward(retrograd.tensor(g))

@@ -26,6 +26,7 @@ from .._ops import nn_ops_more as _nnm
 from .._ops import nn_pad as _pad
 from .._ops._registry import apply_inplace as _apply_inplace
 from .._ops._registry import apply as _apply
+from .._ops.shape import _unsafe_view
 from .._ops.shape import reshape_to as _reshape_to
 from .._tensor import Tensor, bump_version
 from ..autograd import grad_mode
@@ -324,7 +325,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             out = O.mm(x2, weight.t())
             if bias is not None:
                 out = out + bias
-        return out if xd.ndim == 2 else _reshape_to(out, xd.shape[:-1] + (wd.shape[0],))
+        if xd.ndim == 2:
+            return out
+        shape = xd.shape[:-1] + (wd.shape[0],)
+        # (PyTorch: with a bias, addmm viewed back (ViewBackward0); without, matmul's result
+        # reshaped as a new tensor (UnsafeViewBackward0))
+        return _reshape_to(out, shape) if bias is not None else _apply(_unsafe_view, (out,), {"shape": shape})
     if xd.ndim == 1 and wd.ndim == 2 and bias is not None and bias.ndim == 1:
         # as PyTorch: a (1, in) view through addmm, viewed back (ViewBackward0 <- AddmmBackward0)
         return linear(input.view(1, -1), weight, bias).view(-1)
