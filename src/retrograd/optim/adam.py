@@ -65,6 +65,8 @@ class Adam(Optimizer):
                 step_t = state["step"]
                 step_t._data += 1
                 g = _weight_decay(x, g, lr, wd, group["decoupled_weight_decay"])
+                if wd != 0 and group["decoupled_weight_decay"]:
+                    K.touch(p)  # (PyTorch's param.mul_ is an in-place op of its own: one more version)
                 K.lerp(m, g, 1 - beta1, out=m)
                 K.square_avg(v, g, beta2)
                 step = float(step_t._data)

@@ -71,7 +71,7 @@ class ASGD(Optimizer):
                 # copying them into the state, so a float64 state holds float32-rounded values.
                 eta_t._data[...] = _default_dtype_value(lr / ((1 + lambd * lr * step) ** alpha))
                 mu_t._data[...] = _default_dtype_value(1 / max(1, step - t0))
-                K.touch(p, step_t, eta_t, mu_t, ax_t)
+                K.touch(p, p, step_t, eta_t, mu_t, ax_t)  # (p: mul_ then add_, two in-place ops as in PyTorch)
         return loss
 
 

@@ -62,6 +62,8 @@ class NAdam(Optimizer):
                 step = float(step_t._data)
                 bias_correction2 = 1 - beta2 ** step
                 g = _weight_decay(x, g, lr, wd, group["decoupled_weight_decay"])
+                if wd != 0 and group["decoupled_weight_decay"]:
+                    K.touch(p)  # (PyTorch's param.mul_ is an in-place op of its own: one more version)
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
                 K.mul(mu_product._data, mu, out=mu_product._data)  # in the 0-d tensor's precision
@@ -73,5 +75,5 @@ class NAdam(Optimizer):
                 denom += denom.dtype.type(eps)
                 K.addcdiv(x, g, denom, -lr * (1.0 - mu) / (1.0 - mu_prod), out=x)
                 K.addcdiv(x, m, denom, (-lr * mu_next) / (1.0 - mu_product_next), out=x)
-                K.touch(p, step_t, mu_product, state["exp_avg"], state["exp_avg_sq"])
+                K.touch(p, p, step_t, mu_product, state["exp_avg"], state["exp_avg_sq"])  # (two addcdiv_ on p)
         return loss
