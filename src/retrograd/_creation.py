@@ -1030,35 +1030,33 @@ def _like(input: Tensor, dtype):
 
 def _like_array(input: Tensor, dt: D.dtype, memory_format, fill) -> np.ndarray:
     """A fresh array of ``input``'s shape and dtype ``dt`` laid out as PyTorch lays out a ``*_like``
-    result (``memory_format``; by default a dense input's own strides, e.g. channels_last);
-    ``fill(n)`` gives its ``n`` values in memory order (a random stream fills memory in order)."""
+    result (``memory_format``; by default a dense input's own strides, e.g. channels_last).
+    ``fill(n, row_major)`` gives its ``n`` values in memory order (a random stream fills memory in
+    order, and PyTorch's normal fill takes another path when the result is not row-major)."""
     a = input._data
     if memory_format is None and a.flags.c_contiguous:  # (the common case: row-major)
-        return fill(a.size).reshape(a.shape)
+        return fill(a.size, True).reshape(a.shape)
     strides = _layout.like_strides(a, dt.np.itemsize, memory_format)
-    return _layout.laid_out(fill(a.size), a.shape, strides)
+    return _layout.laid_out(fill(a.size, strides is None), a.shape, strides)
 
 
 def _filled(value, npt):
-    return lambda n: np.full(n, value, dtype=npt)
+    return lambda n, row_major: np.full(n, value, dtype=npt)
 
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
     dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
-    if memory_format is None and input._data.flags.c_contiguous:
-        return _finish(np.zeros(input._data.shape, dtype=dt.np), requires_grad)
-    return _finish(_like_array(input, dt, memory_format, lambda n: np.zeros(n, dt.np)), requires_grad)
+    return _finish(_like_array(input, dt, memory_format, lambda n, row_major: np.zeros(n, dt.np)), requires_grad)
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
     dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
-    return _finish(_like_array(input, dt, memory_format, lambda n: np.ones(n, dt.np)), requires_grad)
+    return _finish(_like_array(input, dt, memory_format, lambda n, row_major: np.ones(n, dt.np)), requires_grad)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
     # (zero-filled: uninitialised memory would make runs irreproducible)
-    return _finish(_like_array(input, dt, memory_format, lambda n: np.zeros(n, dt.np)), requires_grad)
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad, memory_format=memory_format)
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
@@ -1073,27 +1071,22 @@ def rand_like(input: Tensor, *, generator=None, dtype=None, device=None, require
               memory_format=None) -> Tensor:
     """``rand`` of ``input``'s shape (and dtype unless given), laid out like ``input``."""
     dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
-    if memory_format is None and input._data.flags.c_contiguous:
-        return rand(input._data.shape, generator=generator, dtype=dt, requires_grad=requires_grad)
     _random_dtype_check("check_uniform_bounds", dt)
     eng = _eng(generator)
-    return _finish(_like_array(input, dt, memory_format, lambda n: eng.uniform(n, dt.np)), requires_grad)
+    return _finish(_like_array(input, dt, memory_format, lambda n, row_major: eng.uniform(n, dt.np)),
+                   requires_grad)
 
 
 def randn_like(input: Tensor, *, generator=None, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
     """``randn`` of ``input``'s shape (and dtype unless given), laid out like ``input``."""
     dt = _like(input, D.as_dtype(dtype))  # (float / int / bool name float64 / int64 / bool)
-    if memory_format is None and input._data.flags.c_contiguous:
-        return randn(input._data.shape, generator=generator, dtype=dt, requires_grad=requires_grad)
     _random_dtype_check("normal_kernel_cpu", dt)
     eng = _eng(generator)
     # (PyTorch's vectorised normal fill runs only on a row-major result; any other layout takes
     # its serial pairwise path, in memory order)
-    contiguous = memory_format is _layout.contiguous_format or (
-        memory_format in (None, _layout.preserve_format) and _layout.like_strides(input._data, dt.np.itemsize, None) is None)
-    return _finish(_like_array(input, dt, memory_format, lambda n: eng.normal(n, dt.np, contiguous=contiguous)),
-                   requires_grad)
+    return _finish(_like_array(input, dt, memory_format,
+                               lambda n, row_major: eng.normal(n, dt.np, contiguous=row_major)), requires_grad)
 
 
 def randint_like(input: Tensor, low, high=None, *, generator=None, dtype=None, device=None,
