@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   - create .venv, install retrograd (+ demo extras), run the demo
 #   make test   - create .venv, install retrograd (+ test extras incl. torch 2.13 CPU), run all tests
+#                 natively and again as on a CPU without AVX (scripts/test_any_cpu.sh)
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -33,8 +34,11 @@ graphviz-dot:
 	  fi; }
 
 .PHONY: test demo bench graphviz-dot
+# The suite runs twice: on this CPU's fastest SIMD paths, then as on a CPU without AVX
+# (scripts/test_any_cpu.sh), so no test depends on which rounding path a machine takes.
 test: $(VENV)/.test-installed graphviz-dot
 	$(BIN)/python -m pytest
+	PY=$(BIN)/python scripts/test_any_cpu.sh -p no:cacheprovider
 
 demo: $(VENV)/.demo-installed graphviz-dot
 	$(BIN)/python -m retrograd demo $(DEMO_ARGS)

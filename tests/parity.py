@@ -89,3 +89,29 @@ def same_error(f) -> None:
     theirs = error_of(torch, f)
     assert theirs is not None, "torch raised nothing"
     assert error_of(rg, f) == theirs
+
+
+# ------------------------------------------------------------------ rounding-aware comparison
+def assert_within_roundings(actual, expected, scale, roundings: int, err_msg: str = "") -> None:
+    """Assert ``|actual - expected| <= roundings * eps * scale`` element-wise.
+
+    For results that both libraries compute from the same formula but not necessarily with the
+    same roundings: whether a multiply-add is fused (one rounding) or not (two) depends on the
+    CPU's SIMD path in NumPy, OpenBLAS and torch alike, so such results agree only to within the
+    roundings the formula performs.  ``scale`` bounds, element by element, the magnitude of the
+    terms being rounded (for ``a + w * b``: ``|a| + |w * b|``); ``eps`` is the dtype's machine
+    epsilon.  NaNs and infinities must sit at the same places.
+    """
+    import numpy as np
+
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    finite = np.isfinite(expected)
+    np.testing.assert_array_equal(actual[~finite], expected[~finite], err_msg=err_msg)
+    eps = np.finfo(expected.dtype).eps
+    bound = roundings * eps * np.broadcast_to(np.abs(np.asarray(scale, dtype=np.float64)), expected.shape)
+    diff = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
+    bad = finite & (diff > bound)
+    assert not bad.any(), (f"{err_msg} {int(bad.sum())} of {bad.size} elements differ by more than "
+                           f"{roundings} roundings: max excess {float((diff - bound)[bad].max()):.3g}")

@@ -385,7 +385,9 @@ def test_tutorial_style_checkpoint_round_trip(tmp_path):
         T.manual_seed(0)
         model = T.nn.Sequential(T.nn.Linear(4, 3), T.nn.LayerNorm(3))
         opt = T.optim.AdamW(model.parameters(), lr=1e-3)
-        model(T.randn(2, 4)).sum().backward()
+        # weighted, not a plain sum: a LayerNorm output's plain sum is constant, so its gradient
+        # would be rounding noise whose sign AdamW's normalized step would then copy
+        (model(T.randn(2, 4)) * T.tensor([1.0, -2.0, 3.0])).sum().backward()
         opt.step()
         path = tmp_path / f"{T.__name__}.pt"
         T.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "iter_num": 3,

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
+from parity import assert_within_roundings
 
 torch = pytest.importorskip("torch")
 
@@ -72,7 +73,10 @@ def assert_state_equal(st, sr, rtol):
             assert isinstance(vr, rg.Tensor), k
             assert str(vt.dtype).split(".")[1] == vr.dtype.name, k
             assert tuple(vt.shape) == tuple(vr.shape), k
-            np.testing.assert_allclose(_np(vr), _np(vt), rtol=rtol, atol=1e-7, err_msg=k)
+            # A state buffer is a running sum whose small entries come from cancellation, so its
+            # rounding error scales with the buffer's largest terms, not with each entry.
+            atol = max(1e-7, rtol * float(np.abs(_np(vt)).max(initial=0.0)))
+            np.testing.assert_allclose(_np(vr), _np(vt), rtol=rtol, atol=atol, err_msg=k)
         else:
             assert vt == vr, k
 
@@ -380,20 +384,27 @@ def test_lbfgs_float32_and_state_dict():
 
 # ---------------------------------------------------------------------------------------- kernels
 @pytest.mark.parametrize("weight", [0.1, 0.001, 0.6, 0.999])
-def test_kernels_round_like_torch_cpu_kernels(weight):
-    """The update kernels reproduce PyTorch's float32 roundings (fused multiply-adds) bit for bit."""
+def test_kernels_match_torch_cpu_kernels_to_their_roundings(weight):
+    """The float32 update kernels compute torch's formulas.  Whether torch's CPU kernel fuses a
+    multiply-add (one rounding) or not depends on its SIMD path (AVX2/AVX-512 vectorized loop
+    or the scalar loop), so each result is compared to within the roundings its formula does:
+    ``a + w*b`` 2, ``a + w*b*c`` and ``a + w*b/c`` 3 (of the terms' magnitudes), ``lerp`` 3 (of
+    ``|a| + |b|``: torch takes ``a + w*(b-a)`` or ``b - (b-a)*(1-w)``), quotients 2."""
     from retrograd.optim import _kernels as K
 
     r = np.random.default_rng(1)
     a, b, c = (r.standard_normal(13).astype(np.float32) for _ in range(3))
     c = np.abs(c) + np.float32(0.5)
     ta, tb, tc = (torch.from_numpy(x) for x in (a, b, c))
-    np.testing.assert_array_equal(K.add(a, b, weight), ta.add(tb, alpha=weight).numpy())
-    np.testing.assert_array_equal(K.addcmul(a, b, c, weight), ta.addcmul(tb, tc, value=weight).numpy())
-    np.testing.assert_array_equal(K.addcdiv(a, b, c, -weight), ta.addcdiv(tb, tc, value=-weight).numpy())
-    np.testing.assert_array_equal(K.lerp(a, b, weight), ta.lerp(tb, weight).numpy())
-    np.testing.assert_array_equal(K.div(a, weight), (ta / weight).numpy())
-    np.testing.assert_array_equal(K.rdiv(weight, c), (weight / tc).numpy())
+    a64, b64, c64, w = (x.astype(np.float64) for x in (a, b, c, np.float32(weight)))
+    assert_within_roundings(K.add(a, b, weight), ta.add(tb, alpha=weight).numpy(), abs(a64) + abs(w * b64), 2)
+    assert_within_roundings(K.addcmul(a, b, c, weight), ta.addcmul(tb, tc, value=weight).numpy(),
+                            abs(a64) + abs(w * b64 * c64), 3)
+    assert_within_roundings(K.addcdiv(a, b, c, -weight), ta.addcdiv(tb, tc, value=-weight).numpy(),
+                            abs(a64) + abs(w * b64 / c64), 3)
+    assert_within_roundings(K.lerp(a, b, weight), ta.lerp(tb, weight).numpy(), 2 * (abs(a64) + abs(b64)), 3)
+    assert_within_roundings(K.div(a, weight), (ta / weight).numpy(), abs(a64 / w), 2)
+    assert_within_roundings(K.rdiv(weight, c), (weight / tc).numpy(), abs(w / c64), 2)
     out = a.copy()
     assert K.add(out, b, weight, out=out) is out
 
