@@ -1,0 +1,110 @@
+"""Tests of the calculus ops (src/retrograd/_ops/calculus.py), checked against PyTorch."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import retrograd as rg
+torch = pytest.importorskip("torch")
+import retrograd
+
+
+def _np(t):
+    return t.detach().numpy() if isinstance(t, (torch.Tensor, rg.Tensor)) else np.asarray(t)
+
+
+def _dt(t) -> str:
+    return str(t.dtype).split(".")[-1]
+
+
+def _same(a, b, *, tol=1e-12):
+    """a: retrograd result, b: torch result (tensors, or tuples of them)."""
+    if isinstance(b, (tuple, list)):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            _same(x, y, tol=tol)
+        return
+    assert tuple(a.shape) == tuple(b.shape)
+    assert _dt(a) == _dt(b)
+    np.testing.assert_allclose(_np(a), _np(b), rtol=tol, atol=tol, equal_nan=True)
+
+
+def _both(fn, *arrays, grad=True):
+    """fn(lib, *tensors) on retrograd and torch (float64 leaves requiring grad); returns both results
+    and both lists of input tensors."""
+    outs, ins = [], []
+    for lib in (rg, torch):
+        ts = [lib.tensor(np.asarray(a), requires_grad=grad and np.asarray(a).dtype.kind == "f") for a in arrays]
+        outs.append(fn(lib, *ts))
+        ins.append(ts)
+    return outs, ins
+
+
+def _grads_match(fn, *arrays, second=True):
+    """Values, first grads (weighted sum) and, with ``second``, grads of the grads' sum."""
+    (r, t), (ri, ti) = _both(fn, *arrays)
+    _same(r, t)
+    w = np.random.default_rng(0).normal(size=tuple(t.shape))
+    gr = rg.autograd.grad((r * rg.tensor(w)).sum(), ri, create_graph=second, allow_unused=True)
+    gt = torch.autograd.grad((t * torch.tensor(w)).sum(), ti, create_graph=second, allow_unused=True)
+    for a, b in zip(gr, gt):
+        assert (a is None) == (b is None)
+        if b is not None:
+            _same(a, b, tol=1e-10)
+    if second:
+        hr = [g for g in gr if g is not None and g.requires_grad]
+        ht = [g for g in gt if g is not None and g.requires_grad]
+        assert len(hr) == len(ht)
+        if ht:
+            g2r = rg.autograd.grad(sum(g.sum() for g in hr), ri, allow_unused=True)
+            g2t = torch.autograd.grad(sum(g.sum() for g in ht), ti, allow_unused=True)
+            for a, b in zip(g2r, g2t):
+                if b is None or b._is_zerotensor():
+                    assert a is None or not _np(a).any()
+                else:
+                    _same(a, b, tol=1e-10)
+    return r, t
+
+
+def test_diff_with_n_zero_is_a_copy():
+    def f(lib, x, p):
+        return lib.diff(x, 0, 0, p, p)
+    r, t = _grads_match(f, np.arange(10.0).reshape(2, 5), np.ones((1, 5)))
+    assert type(r.grad_fn).__name__ == type(t.grad_fn).__name__ == "CopyBackwards"
+
+
+def test_gradient_accepts_spacing_none():
+    for a in (np.array([-4.8, -7.5, -0.6, -1.5, -1.9]), np.arange(20.0).reshape(4, 5) ** 2):
+        r = rg.gradient(rg.tensor(a, requires_grad=True), spacing=None, dim=None, edge_order=1)
+        t = torch.gradient(torch.tensor(a, requires_grad=True), spacing=None, dim=None, edge_order=1)
+        _same(r, t)
+
+
+def _err(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e).split(" (Triggered")[0]
+    return None
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_coordinates_and_grad(edge_order):
+    x = np.random.default_rng(0).standard_normal((4, 5))
+    c0, c1 = np.array([0., 0.5, 1.5, 3.0]), np.array([0., 1., 1.2, 2., 4.])
+    r = retrograd.tensor(x, requires_grad=True)
+    t = torch.tensor(x, requires_grad=True)
+    ro = retrograd.gradient(r, spacing=(retrograd.tensor(c0), retrograd.tensor(c1)), edge_order=edge_order)
+    to = torch.gradient(t, spacing=(torch.tensor(c0), torch.tensor(c1)), edge_order=edge_order)
+    assert isinstance(ro, tuple) and len(ro) == 2
+    for a, b in zip(ro, to):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), atol=1e-12)
+    (ro[0] * ro[1]).sum().backward()
+    (to[0] * to[1]).sum().backward()
+    np.testing.assert_allclose(r.grad.numpy(), t.grad.numpy(), atol=1e-12)
+
+
+def test_gradient_errors():
+    assert _err(lambda: retrograd.gradient(retrograd.ones(2), edge_order=2)) == \
+        _err(lambda: torch.gradient(torch.ones(2), edge_order=2))
+    assert _err(lambda: retrograd.gradient(retrograd.ones(3, 3), spacing=[1., 2., 3.])) == \
+        _err(lambda: torch.gradient(torch.ones(3, 3), spacing=[1., 2., 3.]))
