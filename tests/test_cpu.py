@@ -1,4 +1,4 @@
-"""Tests of retrograd.cpu, checked against PyTorch."""
+"""retrograd.cpu and the deprecated torch.cpu.amp aliases, against torch."""
 
 import warnings
 import pytest

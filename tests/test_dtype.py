@@ -1,4 +1,5 @@
-"""Tests of retrograd.dtype, checked against PyTorch."""
+"""dtypes (src/retrograd/_dtype.py, _typeinfo.py): promote_types, can_cast, result_type, finfo, iinfo
+and the small dtype predicates, against torch."""
 from __future__ import annotations
 
 import itertools

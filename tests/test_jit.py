@@ -1,5 +1,4 @@
-"""retrograd.jit (no-op TorchScript API), retrograd.random and retrograd.utils._pytree,
-against torch.jit / torch.random / torch.utils._pytree."""
+"""retrograd.jit (the no-op TorchScript API), against torch."""
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple

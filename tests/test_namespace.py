@@ -1,7 +1,4 @@
-"""Top-level names and Tensor methods added to match torch 2.13's namespace (task h14):
-autocast state functions, DLPack, torch.signal.windows, torch.overrides, Tensor.resize /
-resize_as / igamma_ / igammac_ / conj_physical_ / storage_type, removed linalg functions,
-and the checks of new ops that tests/op_db cannot express (errors, bookkeeping outputs)."""
+"""The top-level namespace: every name retrograd exports exists in torch 2.13 and the reverse."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""Tests of retrograd.numpy_interop, checked against PyTorch."""
+"""NumPy interoperability (src/retrograd/_numpy_interop.py): shared memory with ndarrays, ndarray
+operands and NumPy scalars in the graph, and other ufuncs, against torch."""
 from __future__ import annotations
 
 import math

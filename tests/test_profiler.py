@@ -1,4 +1,4 @@
-"""torch.profiler (schedule, step protocol, key_averages, traces) and torch.nn.attention vs torch."""
+"""torch.profiler (schedule, step protocol, key_averages, traces) vs torch."""
 from __future__ import annotations
 
 import gzip

@@ -1,8 +1,9 @@
-"""Tests of retrograd.settings, checked against PyTorch."""
+"""Global settings (float32 matmul precision, deterministic mode, flush denormal), against torch."""
 
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
+from ._error_compare import _err as _err_api
 
 
 def _err(fn):
@@ -42,15 +43,6 @@ def test_settings():
     assert retrograd.get_device(x) == -1 and retrograd.is_signed(x) and not retrograd.is_inference(x)
     assert not retrograd.is_signed(retrograd.ones(2, dtype=retrograd.uint8))
     assert _err(lambda: retrograd.get_device(3)) == _err(lambda: torch.get_device(3))
-
-
-def _err_api(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 def test_set_flush_denormal_argument_check():

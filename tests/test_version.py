@@ -1,6 +1,4 @@
-"""Small behaviours client scripts meet, checked against PyTorch 2.13: the version string,
-torch.tensor of lists of tensors, out= on the matrix products, legacy tensor types, the
-warnings PyTorch gives, silent empty reductions, names and reprs, and torch.cpu."""
+"""retrograd.__version__ and retrograd.version: values, comparisons and typical client checks, against torch."""
 from pathlib import Path
 
 import pytest

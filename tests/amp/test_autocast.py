@@ -9,6 +9,7 @@ import pytest
 import retrograd
 
 torch = pytest.importorskip("torch")
+from .._error_compare import _err
 
 
 def _run(T):
@@ -45,15 +46,6 @@ def test_cpu_autocast_runs_in_full_precision_and_says_so_once():
         with retrograd.autocast("cpu", dtype=retrograd.bfloat16):
             y = retrograd.ones(2, 2) @ retrograd.ones(2, 2)
     assert y.dtype == retrograd.float32 and y.tolist() == [[2.0, 2.0], [2.0, 2.0]]
-
-
-def _err(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 # ------------------------------------------------------------------ autocast state

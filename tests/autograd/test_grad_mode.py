@@ -1,5 +1,5 @@
-"""Inference mode, Variable and legacy constructors, backward(inputs=...), the profiler.
-Scenarios run on retrograd and on torch and must log the same."""
+"""Grad modes against torch 2.13: inference mode (its tensors, nesting, views and decorators),
+set_grad_enabled, and the related warnings and anomaly-mode queries."""
 
 import numpy as np
 import pytest

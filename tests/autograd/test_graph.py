@@ -1,19 +1,11 @@
-"""Tests of retrograd.autograd.graph, checked against PyTorch."""
+"""autograd.graph helpers against torch 2.13: increment_version, allow_mutation_on_saved_tensors,
+register_multi_grad_hook."""
 
+from .._behaviour_compare import raises_like
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
-
-
-def raises_like(tfn, rfn):
-    """Both calls raise the same exception type with the same message (retrograd. read as torch.)."""
-    with pytest.raises(Exception) as te:
-        tfn()
-    with pytest.raises(Exception) as re_:
-        rfn()
-    assert type(re_.value).__name__ == type(te.value).__name__
-    assert str(re_.value).replace("retrograd.", "torch.") == str(te.value), (str(re_.value), str(te.value))
 
 
 # ------------------------------------------------------------------ 4. autograd.graph

@@ -1,4 +1,4 @@
-"""Tests of retrograd.autograd.profiler, checked against PyTorch."""
+"""autograd.profiler: recorded ops and backward nodes, the table layout, record_function, against torch."""
 
 import re
 import pytest

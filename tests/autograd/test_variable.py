@@ -1,4 +1,4 @@
-"""Tests of retrograd.autograd.variable, checked against PyTorch."""
+"""autograd.Variable and the legacy tensor constructors, against torch 2.13."""
 
 import parity
 

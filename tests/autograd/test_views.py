@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from parity import same
+from ..ops._indexing_helpers import LIBS, _base, _np
 import retrograd
 torch = pytest.importorskip("torch")
 
@@ -237,19 +238,6 @@ def test_region_indices_for_strided_bases():
     cbase = np.arange(12.0).reshape(3, 4)
     cview = cbase[:, 1::2].T
     assert np.array_equal(cbase.reshape(-1)[region_indices(cbase, cview)], cview)
-
-
-LIBS = (retrograd, torch)
-
-
-def _np(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _base(lib, shape=(3, 4), grad=False):
-    n = int(np.prod(shape))
-    x = lib.tensor(np.arange(n, dtype=np.float64).reshape(shape) - 5.0)
-    return x.requires_grad_() if grad else x
 
 
 # ---------------------------------------------------------------------------- views

@@ -5,6 +5,7 @@ import pytest
 import retrograd as R
 import retrograd.distributions as RD
 torch = pytest.importorskip("torch")
+from ._families_helpers import TD as TD_families, close as close_families, pair
 
 
 TD = torch.distributions
@@ -50,12 +51,6 @@ def test_constraints_check(name, value):
 RNG = np.random.default_rng(1)
 
 
-def pair(arr, grad=False):
-    arr = np.asarray(arr, dtype=np.float64)
-    return (R.tensor(arr, dtype=R.float64, requires_grad=grad),
-            torch.tensor(arr, dtype=torch.float64, requires_grad=grad))
-
-
 def simplex(*shape):
     x = RNG.uniform(0.1, 1.0, size=shape)
     return x / x.sum(-1, keepdims=True)
@@ -71,9 +66,9 @@ CONSTRAINTS = ["real", "positive", "nonnegative", "unit_interval", "simplex", "r
 @pytest.mark.parametrize("registry", ["biject_to", "transform_to"])
 def test_constraint_registry(expr, registry):
     rc = eval(expr, vars(RD.constraints))
-    tc = eval(expr, vars(TD.constraints))
+    tc = eval(expr, vars(TD_families.constraints))
     try:
-        tt = getattr(TD, registry)(tc)
+        tt = getattr(TD_families, registry)(tc)
     except NotImplementedError as e:
         with pytest.raises(NotImplementedError, match=str(e)):
             getattr(RD, registry)(rc)
@@ -88,7 +83,7 @@ def test_constraint_registry(expr, registry):
     x = RNG.normal(size=shape)
     rx, tx = pair(x, grad=True)
     ry, ty = rt(rx), tt(tx)
-    close(ry, ty, rtol=1e-8, atol=1e-10)
+    close_families(ry, ty, rtol=1e-8, atol=1e-10)
     assert bool(rc.check(ry.detach()).all())
     if tt.bijective:
-        close(rt.log_abs_det_jacobian(rx, ry), tt.log_abs_det_jacobian(tx, ty), rtol=1e-8, atol=1e-10)
+        close_families(rt.log_abs_det_jacobian(rx, ry), tt.log_abs_det_jacobian(tx, ty), rtol=1e-8, atol=1e-10)

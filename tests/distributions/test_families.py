@@ -1,6 +1,5 @@
-"""The less common distributions and transforms of retrograd.distributions (HalfNormal ... Weibull,
-StickBreakingTransform ..., biject_to / transform_to) against torch.distributions: values and
-parameter gradients of log_prob / cdf / icdf / entropy / moments, seeded samples, shapes, errors."""
+"""The less common distributions of retrograd.distributions (HalfNormal ... Weibull, LowRank MVN,
+MixtureSameFamily, VonMises, LKJCholesky, Wishart ...) against torch.distributions."""
 import math
 
 import numpy as np
@@ -10,22 +9,9 @@ import retrograd as R
 import retrograd.distributions as RD
 
 torch = pytest.importorskip("torch")
-TD = torch.distributions
+from ._families_helpers import TD, close, pair
 
 RNG = np.random.default_rng(1)
-
-
-def close(a, b, rtol=1e-9, atol=1e-10):
-    a = a.detach().numpy() if hasattr(a, "detach") else np.asarray(a)
-    b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
-
-
-def pair(arr, grad=False):
-    arr = np.asarray(arr, dtype=np.float64)
-    return (R.tensor(arr, dtype=R.float64, requires_grad=grad),
-            torch.tensor(arr, dtype=torch.float64, requires_grad=grad))
 
 
 def pos(*shape, lo=0.5, hi=3.0):

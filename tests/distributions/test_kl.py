@@ -1,39 +1,15 @@
 """Tests of retrograd.distributions.kl, checked against PyTorch."""
 
+from ._helpers import DT, TD, _tol, close, pair
 import numpy as np
 import pytest
 import retrograd as R
 import retrograd.distributions as RD
 torch = pytest.importorskip("torch")
-
-
-TD = torch.distributions
+from ._families_helpers import TD as TD_families, close as close_families, pair as pair_families
 
 
 RNG = np.random.default_rng(0)
-
-
-DT = {"float64": (R.float64, torch.float64), "float32": (R.float32, torch.float32)}
-
-
-def _tol(dt):
-    return dict(rtol=1e-9, atol=1e-10) if dt == "float64" else dict(rtol=2e-5, atol=2e-5)
-
-
-def close(a, b, dt="float64", **kw):
-    tol = _tol(dt)
-    tol.update(kw)
-    a = a.detach().numpy() if hasattr(a, "detach") else np.asarray(a)
-    b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, equal_nan=True, **tol)
-
-
-def pair(arr, dt="float64", grad=False):
-    arr = np.asarray(arr, dtype=np.float64)
-    r = R.tensor(arr, dtype=DT[dt][0], requires_grad=grad)
-    t = torch.tensor(arr, dtype=DT[dt][1], requires_grad=grad)
-    return r, t
 
 
 def pos(*shape, lo=0.5, hi=3.0):
@@ -167,19 +143,6 @@ def test_register_kl_dispatch():
 RNG_families = np.random.default_rng(1)
 
 
-def close_families(a, b, rtol=1e-9, atol=1e-10):
-    a = a.detach().numpy() if hasattr(a, "detach") else np.asarray(a)
-    b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
-
-
-def pair_families(arr, grad=False):
-    arr = np.asarray(arr, dtype=np.float64)
-    return (R.tensor(arr, dtype=R.float64, requires_grad=grad),
-            torch.tensor(arr, dtype=torch.float64, requires_grad=grad))
-
-
 def pos(*shape, lo=0.5, hi=3.0):
     return RNG_families.uniform(lo, hi, size=shape)
 
@@ -214,7 +177,7 @@ def test_kl_divergences():
         rx, tx = pair_families(a, grad=True)
         ry, ty = pair_families(b, grad=True)
         rk = RD.kl_divergence(*make(RD, rx, ry))
-        tk = TD.kl_divergence(*make(TD, tx, ty))
+        tk = TD_families.kl_divergence(*make(TD_families, tx, ty))
         close_families(rk, tk)
         assert rk.requires_grad == tk.requires_grad
         if not tk.requires_grad:  # the infinite ones
@@ -228,12 +191,12 @@ def test_kl_divergences():
     w1, w2 = RNG_families.normal(size=(3, 2)), RNG_families.normal(size=(3, 1))
     rl, tl = pair_families(RNG_families.normal(size=3), grad=True)
     rp = RD.LowRankMultivariateNormal(rl, R.tensor(w1), R.tensor(a))
-    tp = TD.LowRankMultivariateNormal(tl, torch.tensor(w1), torch.tensor(a))
+    tp = TD_families.LowRankMultivariateNormal(tl, torch.tensor(w1), torch.tensor(a))
     rq = RD.LowRankMultivariateNormal(R.zeros(3, dtype=R.float64), R.tensor(w2), R.tensor(b))
-    tq = TD.LowRankMultivariateNormal(torch.zeros(3, dtype=torch.float64), torch.tensor(w2), torch.tensor(b))
+    tq = TD_families.LowRankMultivariateNormal(torch.zeros(3, dtype=torch.float64), torch.tensor(w2), torch.tensor(b))
     rm = RD.MultivariateNormal(R.zeros(3, dtype=R.float64), R.tensor(np.diag(b)))
-    tm = TD.MultivariateNormal(torch.zeros(3, dtype=torch.float64), torch.tensor(np.diag(b)))
+    tm = TD_families.MultivariateNormal(torch.zeros(3, dtype=torch.float64), torch.tensor(np.diag(b)))
     for (p1, q1), (p2, q2) in [((rp, rq), (tp, tq)), ((rp, rm), (tp, tm)), ((rm, rp), (tm, tp))]:
-        rk, tk = RD.kl_divergence(p1, q1), TD.kl_divergence(p2, q2)
+        rk, tk = RD.kl_divergence(p1, q1), TD_families.kl_divergence(p2, q2)
         close_families(rk, tk)
-    close_families(R.autograd.grad(RD.kl_divergence(rp, rq), [rl])[0], torch.autograd.grad(TD.kl_divergence(tp, tq), [tl])[0])
+    close_families(R.autograd.grad(RD.kl_divergence(rp, rq), [rl])[0], torch.autograd.grad(TD_families.kl_divergence(tp, tq), [tl])[0])

@@ -1,27 +1,10 @@
-"""Tests of retrograd.nn.adaptive_softmax, checked against PyTorch."""
+"""nn.AdaptiveLogSoftmaxWithLoss (src/retrograd/nn/modules/adaptive.py), against torch."""
 
+from ._lazy_helpers import A, same_error, tnn
 import numpy as np
 import pytest
 import retrograd as R
 torch = pytest.importorskip("torch")
-
-
-tnn = torch.nn
-
-
-def A(t):
-    return t.detach().numpy()
-
-
-def same_error(fr, ft):
-    """Both raise the same exception type with the same message; returns the message."""
-    with pytest.raises(Exception) as et:
-        ft()
-    with pytest.raises(Exception) as er:
-        fr()
-    assert type(er.value).__name__ == type(et.value).__name__
-    assert str(er.value) == str(et.value).replace("torch.Size", "torch.Size")
-    return str(er.value)
 
 
 # ----------------------------------------------------------------------------- AdaptiveLogSoftmaxWithLoss

@@ -1,4 +1,4 @@
-"""Tests of retrograd.nn.attention, checked against PyTorch."""
+"""retrograd.nn.attention: SDPBackend and sdpa_kernel, against torch."""
 from __future__ import annotations
 
 import pytest

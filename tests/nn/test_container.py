@@ -1,23 +1,11 @@
-"""Tests of retrograd.nn.container, checked against PyTorch."""
+"""nn containers (Sequential, ...), against torch."""
 
+from ._module_helpers import LIBS, _both, _outcome
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
+from ._lazy_helpers import tnn
 import retrograd as R
-
-
-LIBS = [torch, retrograd]
-
-
-def _outcome(fn):
-    try:
-        return ("ok", fn())
-    except Exception as e:  # noqa: BLE001 - compared between libraries
-        return (type(e).__name__, str(e).replace("retrograd", "torch"))
-
-
-def _both(fn):
-    return [_outcome(lambda T=T: fn(T)) for T in LIBS]
 
 
 @pytest.mark.parametrize("expr", ["2 * s", "s * 2", "s.__imul__(2)", "s * 0", "s * 1.5", "s.__imul__(0)"])
@@ -28,9 +16,6 @@ def test_sequential_mul(expr):
         return repr(out), out is s, [n for n, _ in out.named_modules(remove_duplicate=False)]
     a, b = _both(run)
     assert a == b
-
-
-tnn = torch.nn
 
 
 # ----------------------------------------------------------------------------- Container, CrossMapLRN2d

@@ -1,4 +1,4 @@
-"""nn.init (distributions, bounds, gains, fans) and nn.utils vs torch."""
+"""nn.init (distributions, bounds, gains, fans, deprecated aliases) vs torch."""
 from __future__ import annotations
 
 import math

@@ -6,18 +6,9 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
+from ._layer_helpers import _flat, _np, check_error
 
 TOL = 1e-9
-
-
-def _flat(o):
-    if isinstance(o, (tuple, list)):
-        return [y for x in o for y in _flat(x)]
-    return [o]
-
-
-def _np(t):
-    return t.detach().numpy()
 
 
 def _inputs(lib, specs, seed=0):
@@ -76,16 +67,6 @@ def check_module(name, args=(), kwargs=None, specs=(), fkw=None, modes=("train",
             rb = dict(rm.named_buffers())
             for n, b in tm.named_buffers():
                 np.testing.assert_allclose(_np(rb[n]), _np(b), rtol=TOL, atol=TOL, err_msg=n)
-
-
-def check_error(fn):
-    """fn(lib) must raise the same exception type and text in both libraries."""
-    with pytest.raises(Exception) as te:
-        fn(torch)
-    with pytest.raises(Exception) as re_:
-        fn(rg)
-    assert type(re_.value) is type(te.value)
-    assert str(re_.value).replace("torch.Size", "torch.Size") == str(te.value)
 
 
 # ---------------------------------------------------------------------------------- modules

@@ -12,22 +12,7 @@ from retrograd.nn import parameter as RP
 from retrograd.nn.modules import lazy as rlazy
 
 torch = pytest.importorskip("torch")
-tnn = torch.nn
-
-
-def A(t):
-    return t.detach().numpy()
-
-
-def same_error(fr, ft):
-    """Both raise the same exception type with the same message; returns the message."""
-    with pytest.raises(Exception) as et:
-        ft()
-    with pytest.raises(Exception) as er:
-        fr()
-    assert type(er.value).__name__ == type(et.value).__name__
-    assert str(er.value) == str(et.value).replace("torch.Size", "torch.Size")
-    return str(er.value)
+from ._lazy_helpers import A, same_error, tnn
 
 
 def seeded(seed, make_t, make_r):

@@ -12,6 +12,7 @@ import retrograd
 import retrograd.nn as rnn
 
 torch = pytest.importorskip("torch")
+from ._module_helpers import LIBS, _both, _outcome
 from collections import OrderedDict
 import retrograd as rg
 tnn = torch.nn
@@ -433,20 +434,6 @@ def test_module_list_and_dict():
     assert list(md.keys()) == ["lin", "act"] and "act" in md and len(md) == 2
     assert md.pop("act").__class__ is rnn.ReLU
     assert list(md) == ["lin"]
-
-
-LIBS = [torch, retrograd]
-
-
-def _outcome(fn):
-    try:
-        return ("ok", fn())
-    except Exception as e:  # noqa: BLE001 - compared between libraries
-        return (type(e).__name__, str(e).replace("retrograd", "torch"))
-
-
-def _both(fn):
-    return [_outcome(lambda T=T: fn(T)) for T in LIBS]
 
 
 def _net(T):

@@ -1,27 +1,10 @@
-"""Tests of retrograd.nn.normalization, checked against PyTorch."""
+"""nn.CrossMapLRN2d (src/retrograd/nn/modules/normalization.py), against torch."""
 
+from ._lazy_helpers import A, same_error, tnn
 import numpy as np
 import pytest
 import retrograd as R
 torch = pytest.importorskip("torch")
-
-
-tnn = torch.nn
-
-
-def A(t):
-    return t.detach().numpy()
-
-
-def same_error(fr, ft):
-    """Both raise the same exception type with the same message; returns the message."""
-    with pytest.raises(Exception) as et:
-        ft()
-    with pytest.raises(Exception) as er:
-        fr()
-    assert type(er.value).__name__ == type(et.value).__name__
-    assert str(er.value) == str(et.value).replace("torch.Size", "torch.Size")
-    return str(er.value)
 
 
 @pytest.mark.parametrize("size,channels", [(3, 5), (4, 6), (5, 3), (2, 7), (7, 4)])

@@ -1,23 +1,10 @@
 """Tests of retrograd.nn.parameter, checked against PyTorch."""
 
+from ._module_helpers import LIBS, _both, _outcome
 import copy
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-LIBS = [torch, retrograd]
-
-
-def _outcome(fn):
-    try:
-        return ("ok", fn())
-    except Exception as e:  # noqa: BLE001 - compared between libraries
-        return (type(e).__name__, str(e).replace("retrograd", "torch"))
-
-
-def _both(fn):
-    return [_outcome(lambda T=T: fn(T)) for T in LIBS]
 
 
 @pytest.mark.parametrize("data", ["list", "int", "int_tensor", "int_tensor_nograd"])

@@ -1,26 +1,12 @@
-"""Fixes from the op sweep against torch: in-place casting, alpha, reduction dtype/keepdim checks."""
+"""Argument checking shared by the ops: argument and overload type errors, dtype checks and the
+messages, against torch (each case is an expression run in both libraries)."""
 import numpy as np
 import pytest
 
 import retrograd
 
 torch = pytest.importorskip("torch")
-
-
-def _same_error(fn_src):
-    """Run ``fn_src`` (an expression in ``T``) in both libraries: same exception type and text."""
-    errs = []
-    for lib in (torch, retrograd):
-        try:
-            eval(fn_src, {"T": lib})
-        except Exception as e:  # noqa: BLE001 - we compare whatever each raises
-            errs.append((type(e), str(e)))
-        else:
-            errs.append(None)
-    assert errs[0] is not None, f"torch did not raise for {fn_src}"
-    assert errs[1] is not None, f"retrograd did not raise for {fn_src}"
-    assert errs[0][0] is errs[1][0], (fn_src, errs)
-    assert errs[0][1] == errs[1][1], (fn_src, errs)
+from ._expression_helpers import B, F, I, _same_error
 
 
 def _first_line_same(fn_src):
@@ -30,11 +16,6 @@ def _first_line_same(fn_src):
             eval(fn_src, {"T": lib})
         errs.append((ei.type, str(ei.value).splitlines()[0]))
     assert errs[0] == errs[1], (fn_src, errs)
-
-
-I = "T.tensor([1, -2, 2])"
-B = "T.tensor([True, False])"
-F = "T.tensor([1., 2.])"
 
 
 # ---------------------------------------------------------------- 7/8. arguments that must be tuples / Tensors

@@ -13,8 +13,12 @@ import pytest
 import retrograd as R
 
 torch = pytest.importorskip("torch")
+from ._elementwise_helpers import LIBS, _close, _np, _short
 import retrograd as rg
+from ._pointwise_helpers import EDGES, INF, NAN, _grads, _pair, _raises_like, _same
 import retrograd
+from ._compare_helpers import _both, _raises_like as _raises_like_ops, _same as _same_ops
+from ._expression_helpers import B, F, I, _same_error
 
 TOL = {"float32": dict(rtol=2e-5, atol=2e-6), "float64": dict(rtol=1e-10, atol=1e-12)}
 
@@ -407,21 +411,6 @@ def test_leaf_grad_with_scalar_graph_from_the_seed():
     assert gxx.item() == 6.0
 
 
-LIBS = (rg, torch)
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, rtol=1e-12, atol=1e-14):
-    np.testing.assert_allclose(_np(a), _np(b), rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _short(dt) -> str:
-    return str(dt).split(".")[-1]
-
-
 # ====================================================================== integer alpha
 def test_integer_alpha_wraps_or_refuses_like_torch():
     ok = [("add", "uint8", -3), ("sub", "uint8", -2), ("rsub", "uint8", -3), ("add", "uint8", -255),
@@ -449,48 +438,6 @@ def test_python2_division_names():
         r, t = (getattr(L.tensor([-2.0, 0.5, 4.0], dtype=L.float64, requires_grad=True), name)(2.0) for L in LIBS)
         _close(r, t)
         assert type(r.grad_fn).__name__ == type(t.grad_fn).__name__
-
-
-NAN, INF = float("nan"), float("inf")
-
-
-def _pair(values, dtype="float64", grad=False):
-    a = np.array(values, dtype=dtype)
-    r = retrograd.tensor(a.copy())
-    t = torch.tensor(a.copy())
-    if grad:
-        r.requires_grad_()
-        t.requires_grad_()
-    return r, t
-
-
-def _same(ours, theirs, rtol=1e-12, atol=0.0):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], (ours.dtype, theirs.dtype)
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _grads(fn_name, values_list, *extra, **kw):
-    """Grads of sum(op(*inputs)) in both libraries, for inputs given as value lists."""
-    pairs = [_pair(v, grad=True) for v in values_list]
-    ours = getattr(retrograd, fn_name)(*[p[0] for p in pairs], *extra, **kw)
-    theirs = getattr(torch, fn_name)(*[p[1] for p in pairs], *extra, **kw)
-    ours.sum().backward()
-    theirs.sum().backward()
-    return [(p[0].grad, p[1].grad) for p in pairs]
-
-
-def _raises_like(call, exc_type=None):
-    """Both libraries raise the same exception type with the same message (for PyTorch's
-    'invalid combination of arguments' listings: the same first line)."""
-    with pytest.raises(Exception) as theirs:
-        call(torch)
-    with pytest.raises(exc_type or type(theirs.value)) as ours:
-        call(retrograd)
-    if "invalid combination of arguments" in str(theirs.value):
-        assert str(ours.value).split("\n")[0] == str(theirs.value).split("\n")[0]
-    else:
-        assert str(ours.value) == str(theirs.value)
 
 
 # ---------------------------------------------------------------- rounding division
@@ -657,10 +604,6 @@ def test_argument_errors_match_torch():
         _raises_like(call, RuntimeError)
 
 
-# ---------------------------------------------------------------- edge values and special functions
-EDGES = [0.0, -0.0, 1.0, 2.0, -1.0, -2.0, 0.5, -0.5, -2.5, 1e-300, 1e-8, 30.0, 1e10, INF, -INF, NAN]
-
-
 @pytest.mark.parametrize("name", ["erf", "erfc", "lgamma", "digamma", "sinc", "expm1", "log1p", "rsqrt", "exp2",
                                   "log2", "log10", "asin", "acos", "atanh", "acosh", "frac", "logit", "sgn", "sign",
                                   "round", "nan_to_num", "deg2rad"])
@@ -742,25 +685,6 @@ def test_float_power_and_inplace():
     _same(x, y.float_power_(torch.tensor([2.0, 0.5])))
 
 
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same_ops(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
-def _raises_like_ops(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
-
-
 def test_heaviside_at_zero_and_grad_refused():
     r, t = _both(np.array([-1.0, 0.0, 2.0, 0.0]))
     v = _both(np.array([0.25, 0.5, 0.75, 1.0]))
@@ -783,31 +707,6 @@ def test_integer_ops_and_inplace_dtype_rules():
     x, e = _both(np.array([1.0, -3.0])), _both(np.array([2, -1]))
     _same_ops(retrograd.ldexp(x[0], e[0]), torch.ldexp(x[1], e[1]))
     _same_ops(retrograd.ldexp(e[0], e[0]), torch.ldexp(e[1], e[1]))
-
-
-def _same_error(fn_src):
-    """Run ``fn_src`` (an expression in ``T``) in both libraries: same exception type and text."""
-    errs = []
-    for lib in (torch, retrograd):
-        try:
-            eval(fn_src, {"T": lib})
-        except Exception as e:  # noqa: BLE001 - we compare whatever each raises
-            errs.append((type(e), str(e)))
-        else:
-            errs.append(None)
-    assert errs[0] is not None, f"torch did not raise for {fn_src}"
-    assert errs[1] is not None, f"retrograd did not raise for {fn_src}"
-    assert errs[0][0] is errs[1][0], (fn_src, errs)
-    assert errs[0][1] == errs[1][1], (fn_src, errs)
-
-
-I = "T.tensor([1, -2, 2])"
-
-
-B = "T.tensor([True, False])"
-
-
-F = "T.tensor([1., 2.])"
 
 
 # ---------------------------------------------------------------- 2. alpha

@@ -1,26 +1,11 @@
 """Tests of the bitwise ops (src/retrograd/_ops/bitwise.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._pointwise_helpers import _pair, _same
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-def _pair(values, dtype="float64", grad=False):
-    a = np.array(values, dtype=dtype)
-    r = retrograd.tensor(a.copy())
-    t = torch.tensor(a.copy())
-    if grad:
-        r.requires_grad_()
-        t.requires_grad_()
-    return r, t
-
-
-def _same(ours, theirs, rtol=1e-12, atol=0.0):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], (ours.dtype, theirs.dtype)
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True)
 
 
 def test_shifts_out_of_range_and_unsigned():

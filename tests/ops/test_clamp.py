@@ -1,42 +1,11 @@
 """Tests of the clamp ops (src/retrograd/_ops/clamp.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._pointwise_helpers import INF, NAN, _pair, _raises_like, _same
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-NAN, INF = float("nan"), float("inf")
-
-
-def _pair(values, dtype="float64", grad=False):
-    a = np.array(values, dtype=dtype)
-    r = retrograd.tensor(a.copy())
-    t = torch.tensor(a.copy())
-    if grad:
-        r.requires_grad_()
-        t.requires_grad_()
-    return r, t
-
-
-def _same(ours, theirs, rtol=1e-12, atol=0.0):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], (ours.dtype, theirs.dtype)
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _raises_like(call, exc_type=None):
-    """Both libraries raise the same exception type with the same message (for PyTorch's
-    'invalid combination of arguments' listings: the same first line)."""
-    with pytest.raises(Exception) as theirs:
-        call(torch)
-    with pytest.raises(exc_type or type(theirs.value)) as ours:
-        call(retrograd)
-    if "invalid combination of arguments" in str(theirs.value):
-        assert str(ours.value).split("\n")[0] == str(theirs.value).split("\n")[0]
-    else:
-        assert str(ours.value) == str(theirs.value)
 
 
 def test_clamp_tensor_bounds_ties_nan_and_crossed_bounds():

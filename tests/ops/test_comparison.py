@@ -1,39 +1,11 @@
 """Tests of the comparison ops (src/retrograd/_ops/comparison.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._pointwise_helpers import INF, NAN, _grads, _pair, _same
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-NAN, INF = float("nan"), float("inf")
-
-
-def _pair(values, dtype="float64", grad=False):
-    a = np.array(values, dtype=dtype)
-    r = retrograd.tensor(a.copy())
-    t = torch.tensor(a.copy())
-    if grad:
-        r.requires_grad_()
-        t.requires_grad_()
-    return r, t
-
-
-def _same(ours, theirs, rtol=1e-12, atol=0.0):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], (ours.dtype, theirs.dtype)
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _grads(fn_name, values_list, *extra, **kw):
-    """Grads of sum(op(*inputs)) in both libraries, for inputs given as value lists."""
-    pairs = [_pair(v, grad=True) for v in values_list]
-    ours = getattr(retrograd, fn_name)(*[p[0] for p in pairs], *extra, **kw)
-    theirs = getattr(torch, fn_name)(*[p[1] for p in pairs], *extra, **kw)
-    ours.sum().backward()
-    theirs.sum().backward()
-    return [(p[0].grad, p[1].grad) for p in pairs]
 
 
 # ---------------------------------------------------------------- ties and NaN in max/min

@@ -1,25 +1,11 @@
 """Tests of the complex ops (src/retrograd/_ops/complex.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._elementwise_helpers import LIBS, _close, _np, _short
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
-
-
-LIBS = (rg, torch)
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, rtol=1e-12, atol=1e-14):
-    np.testing.assert_allclose(_np(a), _np(b), rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _short(dt) -> str:
-    return str(dt).split(".")[-1]
 
 
 # ====================================================================== angle

@@ -1,15 +1,15 @@
 """Tests of the conversion ops (src/retrograd/_ops/conversion.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._elementwise_helpers import LIBS
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
+from ._reduce_shape_helpers import _dt, _np, _raises_same, _same
 import numpy as np
 import retrograd
+from .._error_compare import _err
 import warnings
-
-
-LIBS = (rg, torch)
 
 
 # ====================================================================== casts with memory_format
@@ -27,35 +27,6 @@ def test_cast_methods_take_memory_format(method):
     for L in LIBS:
         with pytest.raises(RuntimeError, match="required rank 4 tensor to use channels_last format"):
             getattr(L.ones(3), method)(memory_format=L.channels_last)
-
-
-def _np(t):
-    return t.detach().numpy() if isinstance(t, (torch.Tensor, rg.Tensor)) else np.asarray(t)
-
-
-def _dt(t) -> str:
-    return str(t.dtype).split(".")[-1]
-
-
-def _same(a, b, *, tol=1e-12):
-    """a: retrograd result, b: torch result (tensors, or tuples of them)."""
-    if isinstance(b, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y, tol=tol)
-        return
-    assert tuple(a.shape) == tuple(b.shape)
-    assert _dt(a) == _dt(b)
-    np.testing.assert_allclose(_np(a), _np(b), rtol=tol, atol=tol, equal_nan=True)
-
-
-def _raises_same(fn):
-    errs = []
-    for lib in (rg, torch):
-        with pytest.raises(Exception) as e:
-            fn(lib)
-        errs.append((type(e.value).__name__, str(e.value).replace("torch.", "").replace("retrograd.", "")))
-    assert errs[0] == errs[1]
 
 
 def test_resize_as_function():
@@ -109,15 +80,6 @@ def test_resize():
         y = lib.arange(2.)
         y.resize_(4)
         assert tuple(y.shape) == (4,) and y[:2].tolist() == [0., 1.]
-
-
-def _err(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 # ------------------------------------------------------------------ Tensor methods

@@ -1,41 +1,14 @@
 """Tests of the creation ops (src/retrograd/_ops/creation.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._reduce_shape_helpers import _dt, _np, _raises_same, _same
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
 import retrograd
 import warnings
-
-
-def _np(t):
-    return t.detach().numpy() if isinstance(t, (torch.Tensor, rg.Tensor)) else np.asarray(t)
-
-
-def _dt(t) -> str:
-    return str(t.dtype).split(".")[-1]
-
-
-def _same(a, b, *, tol=1e-12):
-    """a: retrograd result, b: torch result (tensors, or tuples of them)."""
-    if isinstance(b, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y, tol=tol)
-        return
-    assert tuple(a.shape) == tuple(b.shape)
-    assert _dt(a) == _dt(b)
-    np.testing.assert_allclose(_np(a), _np(b), rtol=tol, atol=tol, equal_nan=True)
-
-
-def _raises_same(fn):
-    errs = []
-    for lib in (rg, torch):
-        with pytest.raises(Exception) as e:
-            fn(lib)
-        errs.append((type(e.value).__name__, str(e.value).replace("torch.", "").replace("retrograd.", "")))
-    assert errs[0] == errs[1]
+from .._error_compare import _err as _err_api
 
 
 # ------------------------------------------------------------------ creation ops
@@ -246,15 +219,6 @@ def test_frombuffer_and_empty_strided():
             _err(lambda: torch.frombuffer(bytearray(buf), dtype=torch.int32, **kw))
     e = retrograd.empty_strided((2, 3), (1, 2), dtype=retrograd.float64)
     assert e.shape == (2, 3) and e.stride() == (1, 2) and e.dtype == retrograd.float64
-
-
-def _err_api(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 def test_empty_permuted_strides_and_errors():

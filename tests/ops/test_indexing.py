@@ -13,18 +13,8 @@ import pytest
 import retrograd
 
 torch = pytest.importorskip("torch")
-
-LIBS = (retrograd, torch)
-
-
-def _np(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _base(lib, shape=(3, 4), grad=False):
-    n = int(np.prod(shape))
-    x = lib.tensor(np.arange(n, dtype=np.float64).reshape(shape) - 5.0)
-    return x.requires_grad_() if grad else x
+from ._indexing_helpers import LIBS, _base, _np
+from ._compare_helpers import _both, _raises_like, _same
 
 
 # ---------------------------------------------------------------------------- getitem
@@ -302,25 +292,6 @@ def test_nonzero_and_argwhere_corner_cases():
         for u, v in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
             assert tuple(u.shape) == tuple(v.shape) and str(u.dtype)[-5:] == str(v.dtype)[-5:]
             np.testing.assert_array_equal(_np(u), _np(v))
-
-
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
 
 
 def test_index_helpers():

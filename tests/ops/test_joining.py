@@ -1,23 +1,12 @@
 """Tests of the joining ops (src/retrograd/_ops/joining.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._indexing_helpers import LIBS, _base, _np
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-LIBS = (retrograd, torch)
-
-
-def _np(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _base(lib, shape=(3, 4), grad=False):
-    n = int(np.prod(shape))
-    x = lib.tensor(np.arange(n, dtype=np.float64).reshape(shape) - 5.0)
-    return x.requires_grad_() if grad else x
+from ._compare_helpers import _both, _raises_like, _same
 
 
 def test_cat_skips_legacy_empty_tensors_and_promotes():
@@ -31,25 +20,6 @@ def test_cat_skips_legacy_empty_tensors_and_promotes():
     assert res[0][1] == res[1][1] and res[0][3] == res[1][3]
     np.testing.assert_array_equal(res[0][0], res[1][0])
     np.testing.assert_array_equal(res[0][2], res[1][2])
-
-
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
 
 
 def test_splits_errors_and_diff_errors():

@@ -1,17 +1,12 @@
 """Tests of the masked ops (src/retrograd/_ops/masked.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._pointwise_helpers import _same
 import warnings
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-def _same(ours, theirs, rtol=1e-12, atol=0.0):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], (ours.dtype, theirs.dtype)
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True)
 
 
 def test_where_forms_and_uint8_condition():

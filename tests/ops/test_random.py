@@ -1,19 +1,12 @@
 """Tests of the random ops (src/retrograd/_ops/random.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._compare_helpers import _raises_like
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
+from .._error_compare import _err
 
 
 def test_poisson_seeded_and_rates():
@@ -109,15 +102,6 @@ def test_bernoulli_multinomial_methods():
     assert abs(p.bernoulli().mean().item() - 0.25) < 0.05
     m = retrograd.tensor([0., 1., 3.]).multinomial(200, replacement=True)
     assert m.dtype == retrograd.int64 and set(np.unique(m.numpy())) <= {1, 2}
-
-
-def _err(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 def test_binomial_errors_and_is_conj_type_check():

@@ -1,14 +1,11 @@
 """Tests of the rearrange ops (src/retrograd/_ops/rearrange.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._indexing_helpers import _np
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-def _np(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
 
 
 def test_repeat_interleave_forms():

@@ -1,5 +1,5 @@
-"""Regressions from running torch's OpInfo samples (reductions, shape / index / creation ops)
-through retrograd: values, dtypes, shapes, grads and errors against torch 2.13."""
+"""The reduction ops (src/retrograd/_ops/reduction.py): dtype= and keepdim rules, named-tuple results,
+NaN handling, empty and 0-d inputs, errors and call forms, against torch."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,76 +8,14 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
+from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _raises_same, _same
+from ._reduction_helpers import LIBS, _both as _both_reduce, _np as _np_reduce
 import pickle
 import warnings
 import retrograd
+from ._ties_helpers import CASES, SPECIAL, _both as _both_ties, _dims, _inputs, _pair, _same as _same_ties
 import retrograd as R
-
-
-def _np(t):
-    return t.detach().numpy() if isinstance(t, (torch.Tensor, rg.Tensor)) else np.asarray(t)
-
-
-def _dt(t) -> str:
-    return str(t.dtype).split(".")[-1]
-
-
-def _same(a, b, *, tol=1e-12):
-    """a: retrograd result, b: torch result (tensors, or tuples of them)."""
-    if isinstance(b, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y, tol=tol)
-        return
-    assert tuple(a.shape) == tuple(b.shape)
-    assert _dt(a) == _dt(b)
-    np.testing.assert_allclose(_np(a), _np(b), rtol=tol, atol=tol, equal_nan=True)
-
-
-def _both(fn, *arrays, grad=True):
-    """fn(lib, *tensors) on retrograd and torch (float64 leaves requiring grad); returns both results
-    and both lists of input tensors."""
-    outs, ins = [], []
-    for lib in (rg, torch):
-        ts = [lib.tensor(np.asarray(a), requires_grad=grad and np.asarray(a).dtype.kind == "f") for a in arrays]
-        outs.append(fn(lib, *ts))
-        ins.append(ts)
-    return outs, ins
-
-
-def _grads_match(fn, *arrays, second=True):
-    """Values, first grads (weighted sum) and, with ``second``, grads of the grads' sum."""
-    (r, t), (ri, ti) = _both(fn, *arrays)
-    _same(r, t)
-    w = np.random.default_rng(0).normal(size=tuple(t.shape))
-    gr = rg.autograd.grad((r * rg.tensor(w)).sum(), ri, create_graph=second, allow_unused=True)
-    gt = torch.autograd.grad((t * torch.tensor(w)).sum(), ti, create_graph=second, allow_unused=True)
-    for a, b in zip(gr, gt):
-        assert (a is None) == (b is None)
-        if b is not None:
-            _same(a, b, tol=1e-10)
-    if second:
-        hr = [g for g in gr if g is not None and g.requires_grad]
-        ht = [g for g in gt if g is not None and g.requires_grad]
-        assert len(hr) == len(ht)
-        if ht:
-            g2r = rg.autograd.grad(sum(g.sum() for g in hr), ri, allow_unused=True)
-            g2t = torch.autograd.grad(sum(g.sum() for g in ht), ti, allow_unused=True)
-            for a, b in zip(g2r, g2t):
-                if b is None or b._is_zerotensor():
-                    assert a is None or not _np(a).any()
-                else:
-                    _same(a, b, tol=1e-10)
-    return r, t
-
-
-def _raises_same(fn):
-    errs = []
-    for lib in (rg, torch):
-        with pytest.raises(Exception) as e:
-            fn(lib)
-        errs.append((type(e.value).__name__, str(e.value).replace("torch.", "").replace("retrograd.", "")))
-    assert errs[0] == errs[1]
+from ._expression_helpers import F, FG, I, _pair as _pair_expr, _same_error
 
 
 # ------------------------------------------------------------------ reductions on 0-d tensors
@@ -129,22 +67,6 @@ def test_bool_dtype_argument():
         _same(call(rg, rg.tensor(a)), call(torch, torch.tensor(a)))
     for name in ("cumsum", "cumprod"):
         _raises_same(lambda lib: getattr(lib, name)(lib.tensor(a), 1, dtype=lib.bool))
-
-
-LIBS = (retrograd, torch)
-
-
-def _np_reduce(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _both_reduce(fn, values, dtype="float64"):
-    """fn(lib, x) for both libraries on a leaf ``x`` built from ``values``; returns the pairs."""
-    res = []
-    for lib in LIBS:
-        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=dtype.startswith("float"))
-        res.append((x, fn(lib, x)))
-    return res
 
 
 # ---------------------------------------------------------------------------- NaN
@@ -287,72 +209,6 @@ def test_call_forms_like_torch(fn):
         np.testing.assert_allclose(_np_reduce(u), _np_reduce(v), equal_nan=True)
 
 
-SPECIAL = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, 2.0])
-
-
-def _inputs(seed: int, count: int):
-    """(array, non_contiguous) pairs: 0-d to 3-d, ints and floats full of ties, some with NaN / inf / -0."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for i in range(count):
-        nd = i % 4
-        shape = tuple(int(rng.choice([1, 2, 3, 5, 17, 20, 40, 70])) for _ in range(nd))
-        if nd and i % 7 == 0:
-            shape = shape[:-1] + (0,)
-        kind = i % 3
-        if kind == 0:
-            a = rng.integers(0, 3, size=shape).astype(rng.choice([np.int64, np.int32, np.uint8]))
-        elif kind == 1:
-            a = rng.choice(SPECIAL, size=shape).astype(rng.choice([np.float32, np.float64]))
-        else:
-            a = rng.integers(-1, 2, size=shape).astype(np.float32)
-        out.append((np.asarray(a), nd >= 2 and i % 2 == 0))
-    return out
-
-
-CASES = _inputs(0, 36)
-
-
-def _pair(a: np.ndarray, nc: bool):
-    """The same tensor in both libraries; ``nc`` gives a transposed (non-contiguous) view."""
-    if nc:
-        base = np.ascontiguousarray(np.swapaxes(a, 0, -1))
-        return torch.tensor(base).transpose(0, -1), R.tensor(base).transpose(0, -1)
-    return torch.tensor(a), R.tensor(a)
-
-
-def _same_ties(r, t, what=""):
-    if isinstance(t, (tuple, list)):
-        assert len(r) == len(t), what
-        for x, y in zip(r, t):
-            _same_ties(x, y, what)
-        return
-    assert tuple(r.shape) == tuple(t.shape), what
-    assert str(r.dtype).split(".")[-1] == str(t.dtype).split(".")[-1], what
-    rn, tn = r.detach().numpy(), t.detach().numpy()
-    if tn.dtype.kind == "f":
-        ok = ((rn == tn) & (np.signbit(rn) == np.signbit(tn))) | (np.isnan(rn) & np.isnan(tn))
-        assert ok.all(), (what, rn, tn)
-    else:
-        np.testing.assert_array_equal(rn, tn, err_msg=what)
-
-
-def _both_ties(fn, a, nc, what=""):
-    ta, ra = _pair(a, nc)
-    try:
-        want = fn(torch, ta)
-    except Exception as e:  # the same exception type and first line of message
-        with pytest.raises(type(e)) as info:
-            fn(R, ra)
-        assert str(info.value).split("\n")[0] == str(e).split("\n")[0]
-        return
-    _same_ties(fn(R, ra), want, what)
-
-
-def _dims(a):
-    return range(-max(a.ndim, 1), max(a.ndim, 1))
-
-
 # ---------------------------------------------------------------- max / min / argmax / argmin / cummax
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_extrema(case):
@@ -405,35 +261,6 @@ def test_empty_reductions_are_nan_without_numpy_warnings(case):
         warnings.simplefilter("ignore")
         theirs = _outcome(lambda: fn(torch))
     assert str(ours).replace("nan", "NaN") == str(theirs).replace("nan", "NaN")
-
-
-def _pair_expr(make):
-    return make(torch), make(retrograd)
-
-
-def _same_error(fn_src):
-    """Run ``fn_src`` (an expression in ``T``) in both libraries: same exception type and text."""
-    errs = []
-    for lib in (torch, retrograd):
-        try:
-            eval(fn_src, {"T": lib})
-        except Exception as e:  # noqa: BLE001 - we compare whatever each raises
-            errs.append((type(e), str(e)))
-        else:
-            errs.append(None)
-    assert errs[0] is not None, f"torch did not raise for {fn_src}"
-    assert errs[1] is not None, f"retrograd did not raise for {fn_src}"
-    assert errs[0][0] is errs[1][0], (fn_src, errs)
-    assert errs[0][1] == errs[1][1], (fn_src, errs)
-
-
-I = "T.tensor([1, -2, 2])"
-
-
-F = "T.tensor([1., 2.])"
-
-
-FG = "T.tensor([1., 2.], requires_grad=True)"
 
 
 # ---------------------------------------------------------------- 3. integer dtype= with autograd

@@ -1,17 +1,12 @@
 """Tests of the scan ops (src/retrograd/_ops/scan.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._reduction_helpers import LIBS, _np
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-LIBS = (retrograd, torch)
-
-
-def _np(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
+from ._compare_helpers import _both, _raises_like, _same
 
 
 def test_prod_and_cumprod_zeros_second_derivative():
@@ -25,25 +20,6 @@ def test_prod_and_cumprod_zeros_second_derivative():
             out.append((_np(g), _np(gg)))
         np.testing.assert_allclose(out[0][0], out[1][0])
         np.testing.assert_allclose(out[0][1], out[1][1])
-
-
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
 
 
 def test_logcumsumexp_extremes():

@@ -1,78 +1,16 @@
 """Tests of the scatter ops (src/retrograd/_ops/scatter.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _raises_same, _same
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
+from ._indexing_helpers import LIBS, _base, _np as _np_indexing
 import warnings
 import retrograd
-
-
-def _np(t):
-    return t.detach().numpy() if isinstance(t, (torch.Tensor, rg.Tensor)) else np.asarray(t)
-
-
-def _dt(t) -> str:
-    return str(t.dtype).split(".")[-1]
-
-
-def _same(a, b, *, tol=1e-12):
-    """a: retrograd result, b: torch result (tensors, or tuples of them)."""
-    if isinstance(b, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y, tol=tol)
-        return
-    assert tuple(a.shape) == tuple(b.shape)
-    assert _dt(a) == _dt(b)
-    np.testing.assert_allclose(_np(a), _np(b), rtol=tol, atol=tol, equal_nan=True)
-
-
-def _both(fn, *arrays, grad=True):
-    """fn(lib, *tensors) on retrograd and torch (float64 leaves requiring grad); returns both results
-    and both lists of input tensors."""
-    outs, ins = [], []
-    for lib in (rg, torch):
-        ts = [lib.tensor(np.asarray(a), requires_grad=grad and np.asarray(a).dtype.kind == "f") for a in arrays]
-        outs.append(fn(lib, *ts))
-        ins.append(ts)
-    return outs, ins
-
-
-def _grads_match(fn, *arrays, second=True):
-    """Values, first grads (weighted sum) and, with ``second``, grads of the grads' sum."""
-    (r, t), (ri, ti) = _both(fn, *arrays)
-    _same(r, t)
-    w = np.random.default_rng(0).normal(size=tuple(t.shape))
-    gr = rg.autograd.grad((r * rg.tensor(w)).sum(), ri, create_graph=second, allow_unused=True)
-    gt = torch.autograd.grad((t * torch.tensor(w)).sum(), ti, create_graph=second, allow_unused=True)
-    for a, b in zip(gr, gt):
-        assert (a is None) == (b is None)
-        if b is not None:
-            _same(a, b, tol=1e-10)
-    if second:
-        hr = [g for g in gr if g is not None and g.requires_grad]
-        ht = [g for g in gt if g is not None and g.requires_grad]
-        assert len(hr) == len(ht)
-        if ht:
-            g2r = rg.autograd.grad(sum(g.sum() for g in hr), ri, allow_unused=True)
-            g2t = torch.autograd.grad(sum(g.sum() for g in ht), ti, allow_unused=True)
-            for a, b in zip(g2r, g2t):
-                if b is None or b._is_zerotensor():
-                    assert a is None or not _np(a).any()
-                else:
-                    _same(a, b, tol=1e-10)
-    return r, t
-
-
-def _raises_same(fn):
-    errs = []
-    for lib in (rg, torch):
-        with pytest.raises(Exception) as e:
-            fn(lib)
-        errs.append((type(e.value).__name__, str(e.value).replace("torch.", "").replace("retrograd.", "")))
-    assert errs[0] == errs[1]
+from ._compare_helpers import _raises_like
+from .._error_compare import _err, _np as _np_api
 
 
 def test_select_scatter_of_a_vector():
@@ -117,19 +55,6 @@ def test_take_along_dim_wraps_indices_along_a_dim():
     _raises_same(lambda lib: lib.take_along_dim(lib.tensor(x), lib.tensor([-1])))  # (flattened: no wrap)
 
 
-LIBS = (retrograd, torch)
-
-
-def _np_indexing(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _base(lib, shape=(3, 4), grad=False):
-    n = int(np.prod(shape))
-    x = lib.tensor(np.arange(n, dtype=np.float64).reshape(shape) - 5.0)
-    return x.requires_grad_() if grad else x
-
-
 def test_scatter_with_reduce_values():
     res = []
     for lib in LIBS:
@@ -159,15 +84,6 @@ def test_scatter_reduce_ties_and_zeros_like_torch():
     np.testing.assert_allclose(res[0][2], res[1][2])
 
 
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
-
-
 def test_scatter_helpers_errors_and_no_aliasing():
     _raises_like(lambda L: L.select_scatter(L.zeros(2, 2), L.ones(3), 0, 0))
     x = retrograd.zeros(2, 2)
@@ -176,19 +92,6 @@ def test_scatter_helpers_errors_and_no_aliasing():
     n = retrograd.narrow_copy(x, 0, 0, 1)
     n.add_(1)
     assert x.sum().item() == 0
-
-
-def _np_api(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _err(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 # ------------------------------------------------------------------ op checks beyond op_db

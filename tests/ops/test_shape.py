@@ -1,31 +1,14 @@
 """Tests of the shape ops (src/retrograd/_ops/shape.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._reduce_shape_helpers import _dt, _np, _same
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
+from ._indexing_helpers import LIBS
 import retrograd
-
-
-def _np(t):
-    return t.detach().numpy() if isinstance(t, (torch.Tensor, rg.Tensor)) else np.asarray(t)
-
-
-def _dt(t) -> str:
-    return str(t.dtype).split(".")[-1]
-
-
-def _same(a, b, *, tol=1e-12):
-    """a: retrograd result, b: torch result (tensors, or tuples of them)."""
-    if isinstance(b, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y, tol=tol)
-        return
-    assert tuple(a.shape) == tuple(b.shape)
-    assert _dt(a) == _dt(b)
-    np.testing.assert_allclose(_np(a), _np(b), rtol=tol, atol=tol, equal_nan=True)
+from ._expression_helpers import _same_error
 
 
 # ------------------------------------------------------------------ shape ops
@@ -39,9 +22,6 @@ def test_sum_to_size_dtype_nodes_and_identity():
         t = torch.ones(shape, requires_grad=True).sum_to_size(size)
         _same(r, t)
         assert type(r.grad_fn).__name__ == type(t.grad_fn).__name__
-
-
-LIBS = (retrograd, torch)
 
 
 def test_meshgrid_warns_without_indexing():
@@ -65,22 +45,6 @@ def test_inplace_views_share_memory_and_grads(name, args):
         res.append((tuple(y.shape), y.detach().numpy().copy(), x.grad.numpy().copy()))
     (s1, v1, g1), (s2, v2, g2) = res
     assert s1 == s2 and np.array_equal(v1, v2) and np.array_equal(g1, g2)
-
-
-def _same_error(fn_src):
-    """Run ``fn_src`` (an expression in ``T``) in both libraries: same exception type and text."""
-    errs = []
-    for lib in (torch, retrograd):
-        try:
-            eval(fn_src, {"T": lib})
-        except Exception as e:  # noqa: BLE001 - we compare whatever each raises
-            errs.append((type(e), str(e)))
-        else:
-            errs.append(None)
-    assert errs[0] is not None, f"torch did not raise for {fn_src}"
-    assert errs[1] is not None, f"retrograd did not raise for {fn_src}"
-    assert errs[0][0] is errs[1][0], (fn_src, errs)
-    assert errs[0][1] == errs[1][1], (fn_src, errs)
 
 
 # ---------------------------------------------------------------- 6. concatenate / movedim / softmax / adjoint

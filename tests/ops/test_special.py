@@ -10,9 +10,14 @@ import retrograd
 import retrograd.special as rs
 
 torch = pytest.importorskip("torch")
+from ._elementwise_helpers import LIBS, _close as _close_elementwise, _np as _np_elementwise, _short
 import math
 from decimal import Decimal, getcontext
 import retrograd as rg
+from ._pointwise_helpers import INF as INF_pointwise, NAN as NAN_pointwise, _same
+from ._compare_helpers import _both, _same as _same_ops
+from .._error_compare import _err, _np as _np_api
+from ._expression_helpers import _pair as _pair_expr, _same_error
 ts = torch.special
 
 INF, NAN = float("inf"), float("nan")
@@ -258,21 +263,6 @@ def test_bad_arguments_raise_torch_errors(call):
     assert str(ours.value) == str(theirs.value)
 
 
-LIBS = (rg, torch)
-
-
-def _np_elementwise(t):
-    return t.detach().numpy()
-
-
-def _close_elementwise(a, b, rtol=1e-12, atol=1e-14):
-    np.testing.assert_allclose(_np_elementwise(a), _np_elementwise(b), rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _short(dt) -> str:
-    return str(dt).split(".")[-1]
-
-
 # ====================================================================== special functions on 0-d inputs
 @pytest.mark.parametrize("fn", ["log_ndtr", "erfcx"])
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
@@ -467,15 +457,6 @@ def test_reference_series_agree_with_known_values():
     assert math.isclose(_ref_airy(-3.0), -0.37881429367765807, rel_tol=1e-14)
 
 
-NAN_pointwise, INF_pointwise = float("nan"), float("inf")
-
-
-def _same(ours, theirs, rtol=1e-12, atol=0.0):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], (ours.dtype, theirs.dtype)
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True)
-
-
 def test_erfinv_edges_and_accuracy():
     y = np.concatenate([[-1.0, 1.0, 1.5, -1.5, 0.0, -0.0, NAN_pointwise, 1 - 1e-16, 1 - 1e-12, -1 + 1e-12, 1e-300],
                         np.random.default_rng(0).uniform(-1, 1, 2000)])
@@ -492,16 +473,6 @@ def test_special_functions_accurate_over_wide_ranges(name):
     np.testing.assert_allclose(ours, theirs, rtol=1e-12 if name != "erfc" else 1e-11, atol=1e-13)
 
 
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same_ops(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
 def test_i0_large_and_second_derivative():
     r, t = _both(np.array([-6.0, -0.3, 0.0, 0.7, 5.0, 12.0]))
     _same_ops(retrograd.i0(r), torch.i0(t), atol=1e-9)
@@ -511,19 +482,6 @@ def test_i0_large_and_second_derivative():
     tg1 = torch.autograd.grad(torch.i0(t).sum(), t, create_graph=True)[0]
     _same_ops(g1, tg1, atol=1e-9)
     _same_ops(retrograd.autograd.grad(g1.sum(), r)[0], torch.autograd.grad(tg1.sum(), t)[0], atol=1e-9)
-
-
-def _np_api(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _err(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 def test_igamma_inplace_and_conj_physical_():
@@ -543,26 +501,6 @@ def test_igamma_inplace_and_conj_physical_():
     r, t = _err(lambda: retrograd.ones(2, requires_grad=True).igamma_(retrograd.ones(2)),
                 lambda: torch.ones(2, requires_grad=True).igamma_(torch.ones(2)))
     assert r == t
-
-
-def _pair_expr(make):
-    return make(torch), make(retrograd)
-
-
-def _same_error(fn_src):
-    """Run ``fn_src`` (an expression in ``T``) in both libraries: same exception type and text."""
-    errs = []
-    for lib in (torch, retrograd):
-        try:
-            eval(fn_src, {"T": lib})
-        except Exception as e:  # noqa: BLE001 - we compare whatever each raises
-            errs.append((type(e), str(e)))
-        else:
-            errs.append(None)
-    assert errs[0] is not None, f"torch did not raise for {fn_src}"
-    assert errs[1] is not None, f"retrograd did not raise for {fn_src}"
-    assert errs[0][0] is errs[1][0], (fn_src, errs)
-    assert errs[0][1] == errs[1][1], (fn_src, errs)
 
 
 def test_igamma_integer_promoted_to_float_still_works():

@@ -1,22 +1,18 @@
 """Tests of the statistics ops (src/retrograd/_ops/statistics.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._nn_linalg_helpers import _close, _np
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
+from ._reduce_shape_helpers import _both, _dt, _grads_match, _np as _np_reduce_shape, _same
+from ._reduction_helpers import LIBS, _both as _both_reduce, _np as _np_reduce
 import warnings
 import retrograd
+from ._ties_helpers import _both as _both_ties, _pair, _same as _same_ties
 import retrograd as R
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, tol=1e-9):
-    assert tuple(a.shape) == tuple(b.shape)
-    np.testing.assert_allclose(_np(b), _np(a), rtol=tol, atol=tol)
+from ._compare_helpers import _both as _both_ops, _raises_like, _same as _same_ops
 
 
 def test_cov_keeps_weight_dtype():
@@ -25,63 +21,6 @@ def test_cov_keeps_weight_dtype():
     outs = [lib.cov(lib.tensor(x), correction=2, aweights=lib.tensor(aw)) for lib in (torch, rg)]
     _close(outs[0], outs[1], 1e-12)
     assert str(outs[1].dtype).split(".")[-1] == "float64"
-
-
-def _np_reduce_shape(t):
-    return t.detach().numpy() if isinstance(t, (torch.Tensor, rg.Tensor)) else np.asarray(t)
-
-
-def _dt(t) -> str:
-    return str(t.dtype).split(".")[-1]
-
-
-def _same(a, b, *, tol=1e-12):
-    """a: retrograd result, b: torch result (tensors, or tuples of them)."""
-    if isinstance(b, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y, tol=tol)
-        return
-    assert tuple(a.shape) == tuple(b.shape)
-    assert _dt(a) == _dt(b)
-    np.testing.assert_allclose(_np_reduce_shape(a), _np_reduce_shape(b), rtol=tol, atol=tol, equal_nan=True)
-
-
-def _both(fn, *arrays, grad=True):
-    """fn(lib, *tensors) on retrograd and torch (float64 leaves requiring grad); returns both results
-    and both lists of input tensors."""
-    outs, ins = [], []
-    for lib in (rg, torch):
-        ts = [lib.tensor(np.asarray(a), requires_grad=grad and np.asarray(a).dtype.kind == "f") for a in arrays]
-        outs.append(fn(lib, *ts))
-        ins.append(ts)
-    return outs, ins
-
-
-def _grads_match(fn, *arrays, second=True):
-    """Values, first grads (weighted sum) and, with ``second``, grads of the grads' sum."""
-    (r, t), (ri, ti) = _both(fn, *arrays)
-    _same(r, t)
-    w = np.random.default_rng(0).normal(size=tuple(t.shape))
-    gr = rg.autograd.grad((r * rg.tensor(w)).sum(), ri, create_graph=second, allow_unused=True)
-    gt = torch.autograd.grad((t * torch.tensor(w)).sum(), ti, create_graph=second, allow_unused=True)
-    for a, b in zip(gr, gt):
-        assert (a is None) == (b is None)
-        if b is not None:
-            _same(a, b, tol=1e-10)
-    if second:
-        hr = [g for g in gr if g is not None and g.requires_grad]
-        ht = [g for g in gt if g is not None and g.requires_grad]
-        assert len(hr) == len(ht)
-        if ht:
-            g2r = rg.autograd.grad(sum(g.sum() for g in hr), ri, allow_unused=True)
-            g2t = torch.autograd.grad(sum(g.sum() for g in ht), ti, allow_unused=True)
-            for a, b in zip(g2r, g2t):
-                if b is None or b._is_zerotensor():
-                    assert a is None or not _np_reduce_shape(a).any()
-                else:
-                    _same(a, b, tol=1e-10)
-    return r, t
 
 
 # ------------------------------------------------------------------ quantile: differentiable in q
@@ -100,22 +39,6 @@ def test_quantile_other_interpolations_leave_q_without_grad(interp):
                  [0.2318, 0.5])
 
 
-LIBS = (retrograd, torch)
-
-
-def _np_reduce(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _both_reduce(fn, values, dtype="float64"):
-    """fn(lib, x) for both libraries on a leaf ``x`` built from ``values``; returns the pairs."""
-    res = []
-    for lib in LIBS:
-        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=dtype.startswith("float"))
-        res.append((x, fn(lib, x)))
-    return res
-
-
 def test_var_with_too_large_correction():
     for lib in LIBS:
         with pytest.warns(UserWarning, match=r"var\(\): degrees of freedom is <= 0"):
@@ -126,42 +49,6 @@ def test_var_with_too_large_correction():
                                [1., 2., 4.])
     for u, v in zip(a, b):
         np.testing.assert_allclose(_np_reduce(u), _np_reduce(v), equal_nan=True)
-
-
-def _pair(a: np.ndarray, nc: bool):
-    """The same tensor in both libraries; ``nc`` gives a transposed (non-contiguous) view."""
-    if nc:
-        base = np.ascontiguousarray(np.swapaxes(a, 0, -1))
-        return torch.tensor(base).transpose(0, -1), R.tensor(base).transpose(0, -1)
-    return torch.tensor(a), R.tensor(a)
-
-
-def _same_ties(r, t, what=""):
-    if isinstance(t, (tuple, list)):
-        assert len(r) == len(t), what
-        for x, y in zip(r, t):
-            _same_ties(x, y, what)
-        return
-    assert tuple(r.shape) == tuple(t.shape), what
-    assert str(r.dtype).split(".")[-1] == str(t.dtype).split(".")[-1], what
-    rn, tn = r.detach().numpy(), t.detach().numpy()
-    if tn.dtype.kind == "f":
-        ok = ((rn == tn) & (np.signbit(rn) == np.signbit(tn))) | (np.isnan(rn) & np.isnan(tn))
-        assert ok.all(), (what, rn, tn)
-    else:
-        np.testing.assert_array_equal(rn, tn, err_msg=what)
-
-
-def _both_ties(fn, a, nc, what=""):
-    ta, ra = _pair(a, nc)
-    try:
-        want = fn(torch, ta)
-    except Exception as e:  # the same exception type and first line of message
-        with pytest.raises(type(e)) as info:
-            fn(R, ra)
-        assert str(info.value).split("\n")[0] == str(e).split("\n")[0]
-        return
-    _same_ties(fn(R, ra), want, what)
 
 
 # ---------------------------------------------------------------- quantile / histc / bincount
@@ -200,25 +87,6 @@ def test_histc_edges_and_bincount():
     for w in (rng.standard_normal(40).astype(np.float32), rng.standard_normal(40), rng.integers(0, 3, 40)):
         _both_ties(lambda L, x: L.bincount(x, L.tensor(w), minlength=7), idx, False)
     _both_ties(lambda L, x: L.bincount(x, L.tensor(np.zeros(0, np.float32)), minlength=3), np.zeros(0, np.int64), False)
-
-
-def _both_ops(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same_ops(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
 
 
 @pytest.mark.parametrize("interp", ["linear", "lower", "higher", "midpoint", "nearest"])

@@ -1,12 +1,5 @@
-"""Regressions from the OpInfo sweep of the elementwise ops (unary, binary, torch.special),
-each checked against real torch: values in float64, gradients and their graphs under
-create_graph=True, node names, dtypes and error texts.
-
-The Bessel-type functions are also checked against independent high-precision references
-(power series summed with ``decimal``), because PyTorch's own kernels are off by up to ~4e-7
-for bessel_j0/j1/y0/y1 on [5, 25] and for airy_ai on [-4.6, -2.1]; there retrograd is compared
-with torch at a tolerance that covers torch's error.
-"""
+"""The elementwise one-input ops (src/retrograd/_ops/unary.py): first-grad graphs and node names,
+frexp, polygamma, round, nan_to_num, against torch."""
 from __future__ import annotations
 
 
@@ -16,35 +9,10 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
+from ._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close, _np
+from ._pointwise_helpers import EDGES, INF, NAN, _grads, _pair, _same
 import retrograd
-
-LIBS = (rg, torch)
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, rtol=1e-12, atol=1e-14):
-    np.testing.assert_allclose(_np(a), _np(b), rtol=rtol, atol=atol, equal_nan=True)
-
-
-# ====================================================================== activations: graphs of first grads
-_X = [-2.0, -0.5, -0.1, 0.2, 0.7, 3.0, 7.0]
-
-ACTIVATIONS = {
-    "hardtanh": lambda L, x: L.nn.functional.hardtanh(x, -0.3, 0.9),
-    "relu6": lambda L, x: L.nn.functional.relu6(x),
-    "softshrink": lambda L, x: L.nn.functional.softshrink(x, 0.4),
-    "hardshrink": lambda L, x: L.nn.functional.hardshrink(x, 0.4),
-    "leaky_relu": lambda L, x: L.nn.functional.leaky_relu(x, 0.2),
-    "threshold": lambda L, x: L.nn.functional.threshold(x, 0.1, 20.0),
-    "relu": lambda L, x: L.nn.functional.relu(x),
-    "hardtanh_": lambda L, x: L.nn.functional.hardtanh(x * 1, inplace=True),
-    "leaky_relu_": lambda L, x: L.nn.functional.leaky_relu(x * 1, 0.3, inplace=True),
-    "threshold_": lambda L, x: L.nn.functional.threshold(x * 1, 0.1, 2.0, inplace=True),
-    "torch.threshold_": lambda L, x: L.threshold_(x * 1, 0.1, 2.0),
-}
+from ._compare_helpers import _both, _raises_like, _same as _same_ops
 
 
 @pytest.mark.parametrize("name", ["hardtanh", "softshrink", "hardshrink", "leaky_relu", "relu"])
@@ -76,39 +44,6 @@ def test_frexp_first_grad_has_no_graph():
         g, = L.autograd.grad(m, x, L.tensor([1.0, -2.0, 0.5, 3.0], dtype=L.float64), create_graph=True)
         res.append((m.detach().tolist(), e.tolist(), g.tolist(), g.requires_grad))
     assert res[0] == res[1]
-
-
-NAN, INF = float("nan"), float("inf")
-
-
-def _pair(values, dtype="float64", grad=False):
-    a = np.array(values, dtype=dtype)
-    r = retrograd.tensor(a.copy())
-    t = torch.tensor(a.copy())
-    if grad:
-        r.requires_grad_()
-        t.requires_grad_()
-    return r, t
-
-
-def _same(ours, theirs, rtol=1e-12, atol=0.0):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], (ours.dtype, theirs.dtype)
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _grads(fn_name, values_list, *extra, **kw):
-    """Grads of sum(op(*inputs)) in both libraries, for inputs given as value lists."""
-    pairs = [_pair(v, grad=True) for v in values_list]
-    ours = getattr(retrograd, fn_name)(*[p[0] for p in pairs], *extra, **kw)
-    theirs = getattr(torch, fn_name)(*[p[1] for p in pairs], *extra, **kw)
-    ours.sum().backward()
-    theirs.sum().backward()
-    return [(p[0].grad, p[1].grad) for p in pairs]
-
-
-# ---------------------------------------------------------------- edge values and special functions
-EDGES = [0.0, -0.0, 1.0, 2.0, -1.0, -2.0, 0.5, -0.5, -2.5, 1e-300, 1e-8, 30.0, 1e10, INF, -INF, NAN]
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 6])
@@ -151,25 +86,6 @@ def test_nan_to_num_defaults_per_dtype_and_grads():
         _same(y, t.clone().nan_to_num_(neginf=-7.0))
     for ours, theirs in _grads("nan_to_num", [[NAN, INF, -INF, 1.0]]):
         _same(ours, theirs)
-
-
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same_ops(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
 
 
 def test_frexp_nextafter_signbit():

@@ -1,9 +1,5 @@
-"""Method, in-place and out= variants against PyTorch (findings of the OpInfo variant sweep).
-
-In-place ops without a primitive of their own record the op's node (not a copy node), check the
-broadcast shape before the dtype, and refuse leaves; out= writes into (and returns) ``out``,
-resizes with PyTorch's warning, and refuses bad dtypes with PyTorch's messages.
-"""
+"""Method, in-place and out= variants of the ops against PyTorch: in-place casting rules, out= writing,
+resizing and refusals."""
 import warnings
 
 import numpy as np
@@ -12,7 +8,9 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
+from ._compare_helpers import _both, _same
 import retrograd
+from ._expression_helpers import B, F, FG, I, _same_error as _same_error_expr
 
 
 def _pair(data, dtype="float64", requires_grad=False):
@@ -206,16 +204,6 @@ def test_copy_ops_out_wants_exact_dtype_and_allow_grad(name, args):
     _close(*res)
 
 
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
 def test_out_arguments():
     x = _both(np.array([[3.0, 1.0], [2.0, 5.0]]))
     for name, call in [("msort", lambda L, t, o: L.msort(t, out=o)),
@@ -246,34 +234,6 @@ def test_other_common_out_users_accept_out(name):
         assert fn(*args, out=out) is out
         return out.tolist()
     assert run(rg) == run(torch)
-
-
-def _same_error_expr(fn_src):
-    """Run ``fn_src`` (an expression in ``T``) in both libraries: same exception type and text."""
-    errs = []
-    for lib in (torch, retrograd):
-        try:
-            eval(fn_src, {"T": lib})
-        except Exception as e:  # noqa: BLE001 - we compare whatever each raises
-            errs.append((type(e), str(e)))
-        else:
-            errs.append(None)
-    assert errs[0] is not None, f"torch did not raise for {fn_src}"
-    assert errs[1] is not None, f"retrograd did not raise for {fn_src}"
-    assert errs[0][0] is errs[1][0], (fn_src, errs)
-    assert errs[0][1] == errs[1][1], (fn_src, errs)
-
-
-I = "T.tensor([1, -2, 2])"
-
-
-B = "T.tensor([True, False])"
-
-
-F = "T.tensor([1., 2.])"
-
-
-FG = "T.tensor([1., 2.], requires_grad=True)"
 
 
 # ---------------------------------------------------------------- 1. in-place results that can't be cast

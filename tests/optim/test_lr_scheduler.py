@@ -6,6 +6,7 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
+from ._scheduler_helpers import sched_run
 import copy
 
 
@@ -147,21 +148,6 @@ def test_sequential_lr_validation():
         m.SequentialLR(opt, [m.StepLR(opt, 1), m.StepLR(opt, 1)], milestones=[])
     with pytest.raises(ValueError, match="does not support `ReduceLROnPlateau`"):
         m.SequentialLR(opt, [m.ReduceLROnPlateau(opt)], milestones=[])
-
-
-# ---------------------------------------------------------------- schedulers
-def sched_run(lib, make_sched, n=25, opt_name="SGD", okw=None, epochs=None):
-    okw = okw or dict(lr=0.5, momentum=0.9)
-    ps = [lib.zeros(2, requires_grad=True), lib.zeros(3, requires_grad=True)]
-    opt = getattr(lib.optim, opt_name)([{"params": [ps[0]]}, {"params": [ps[1]], "lr": 0.2}], **okw)
-    sched = make_sched(lib.optim.lr_scheduler, opt)
-    lrs, moms = [list(sched.get_last_lr())], []
-    for k in range(n):
-        opt.step()
-        sched.step(epochs[k]) if epochs else sched.step()
-        lrs.append(list(sched.get_last_lr()))
-        moms.append([g.get("momentum", g.get("betas")) for g in opt.param_groups])
-    return lrs, moms, sched, opt
 
 
 class Scale:

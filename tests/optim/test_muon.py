@@ -1,19 +1,10 @@
 """Tests of retrograd.optim.muon, checked against PyTorch."""
 
+from .._behaviour_compare import raises_like
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
-
-
-def raises_like(tfn, rfn):
-    """Both calls raise the same exception type with the same message (retrograd. read as torch.)."""
-    with pytest.raises(Exception) as te:
-        tfn()
-    with pytest.raises(Exception) as re_:
-        rfn()
-    assert type(re_.value).__name__ == type(te.value).__name__
-    assert str(re_.value).replace("retrograd.", "torch.") == str(te.value), (str(re_.value), str(te.value))
 
 
 # ------------------------------------------------------------------ 2. optim.Muon

@@ -11,6 +11,7 @@ from retrograd.utils.checkpoint import CheckpointError, checkpoint, checkpoint_s
 
 torch = pytest.importorskip("torch")
 import torch.utils.checkpoint as tcp  # noqa: E402
+from .._behaviour_compare import raises_like
 import functools
 import retrograd.utils.checkpoint as rcp  # noqa: E402
 
@@ -171,16 +172,6 @@ def test_memory_is_saved():
     p_ck = _peak(ckpt)
     assert all(np.array_equal(a, p.grad.numpy()) for a, p in zip(grads, [p for wb in params for p in wb]))
     assert p_ck < 0.5 * p_plain, (p_ck, p_plain)
-
-
-def raises_like(tfn, rfn):
-    """Both calls raise the same exception type with the same message (retrograd. read as torch.)."""
-    with pytest.raises(Exception) as te:
-        tfn()
-    with pytest.raises(Exception) as re_:
-        rfn()
-    assert type(re_.value).__name__ == type(te.value).__name__
-    assert str(re_.value).replace("retrograd.", "torch.") == str(te.value), (str(re_.value), str(te.value))
 
 
 # ------------------------------------------------------------------ 3. utils.checkpoint

@@ -1,4 +1,4 @@
-"""Tests of retrograd.utils.dlpack, checked against PyTorch."""
+"""retrograd.utils.dlpack and the top-level from_dlpack, against torch."""
 
 import pytest
 import retrograd

@@ -1,4 +1,4 @@
-"""Tests of retrograd.utils.hooks, checked against PyTorch."""
+"""retrograd.utils.hooks: RemovableHandle (deepcopy, pickle, ids), unserializable hooks, against torch."""
 
 import copy
 import pickle

@@ -1,4 +1,4 @@
-"""Tests of retrograd.utils.pytree, checked against PyTorch."""
+"""retrograd.utils._pytree: flatten/unflatten, tree specs, tree_map and node registration, against torch."""
 from __future__ import annotations
 
 import collections

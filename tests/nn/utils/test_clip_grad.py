@@ -1,15 +1,14 @@
 """Tests of retrograd.nn.utils.clip_grad, checked against PyTorch."""
 from __future__ import annotations
 
+from .._module_helpers import LIBS
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
 import math
 import numpy as np
 import retrograd.nn as rnn
-
-
-LIBS = [torch, retrograd]
+from ._helpers import _n
 
 
 @pytest.mark.parametrize("norm_type", [2.0, 1, 3.5, float("inf"), "inf", 0.5])
@@ -66,10 +65,6 @@ def test_clip_grad_value_and_errors():
 
 
 rng = np.random.default_rng(0)
-
-
-def _n(t):
-    return t.detach().numpy()
 
 
 def test_get_total_norm_and_clip_with_norm():

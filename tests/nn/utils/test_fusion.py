@@ -1,25 +1,13 @@
 """Tests of retrograd.nn.utils.fusion, checked against PyTorch."""
 from __future__ import annotations
 
+from .._module_helpers import LIBS, _both, _outcome
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
+from ._helpers import _n, _pair
 import numpy as np
 from nn_helpers import to_r
-
-
-LIBS = [torch, retrograd]
-
-
-def _outcome(fn):
-    try:
-        return ("ok", fn())
-    except Exception as e:  # noqa: BLE001 - compared between libraries
-        return (type(e).__name__, str(e).replace("retrograd", "torch"))
-
-
-def _both(fn):
-    return [_outcome(lambda T=T: fn(T)) for T in LIBS]
 
 
 def test_fuse_linear_bn_message():
@@ -28,19 +16,6 @@ def test_fuse_linear_bn_message():
 
 
 rng = np.random.default_rng(0)
-
-
-def _n(t):
-    return t.detach().numpy()
-
-
-# ---------------------------------------------------------------------- weight norm / spectral norm
-def _pair(make, seed=0):
-    torch.manual_seed(seed)
-    tm = make(torch.nn).double()
-    rm = make(retrograd.nn).double()
-    rm.load_state_dict(to_r(tm.state_dict()))
-    return tm, rm
 
 
 @pytest.mark.parametrize("transpose", [False, True])

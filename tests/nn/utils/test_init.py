@@ -1,14 +1,11 @@
 """Tests of retrograd.nn.utils.init, checked against PyTorch."""
 from __future__ import annotations
 
+from ._helpers import _n
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-def _n(t):
-    return t.detach().numpy()
 
 
 def test_skip_init_and_init_helpers():

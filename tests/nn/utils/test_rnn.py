@@ -1,26 +1,14 @@
 """Tests of retrograd.nn.utils.rnn, checked against PyTorch."""
 from __future__ import annotations
 
+from .._module_helpers import LIBS, _both, _outcome
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
+from ._helpers import _n
 import numpy as np
 from nn_helpers import to_r
 import retrograd.nn.utils.rnn as RR
-
-
-LIBS = [torch, retrograd]
-
-
-def _outcome(fn):
-    try:
-        return ("ok", fn())
-    except Exception as e:  # noqa: BLE001 - compared between libraries
-        return (type(e).__name__, str(e).replace("retrograd", "torch"))
-
-
-def _both(fn):
-    return [_outcome(lambda T=T: fn(T)) for T in LIBS]
 
 
 @pytest.mark.parametrize("case", ["trailing_mismatch", "trailing_broadcast", "lengths_len", "empty"])
@@ -42,10 +30,6 @@ TR = torch.nn.utils.rnn
 
 
 rng = np.random.default_rng(0)
-
-
-def _n(t):
-    return t.detach().numpy()
 
 
 def _seqs(lengths, feat=3):

@@ -1,6 +1,7 @@
 """Tests of retrograd.nn.utils.weight_norm, checked against PyTorch."""
 from __future__ import annotations
 
+from ._helpers import _n, _pair
 import numpy as np
 import pytest
 from nn_helpers import to_r
@@ -9,19 +10,6 @@ torch = pytest.importorskip("torch")
 
 
 rng = np.random.default_rng(0)
-
-
-def _n(t):
-    return t.detach().numpy()
-
-
-# ---------------------------------------------------------------------- weight norm / spectral norm
-def _pair(make, seed=0):
-    torch.manual_seed(seed)
-    tm = make(torch.nn).double()
-    rm = make(retrograd.nn).double()
-    rm.load_state_dict(to_r(tm.state_dict()))
-    return tm, rm
 
 
 def _check_grads(tm, rm, x, rtol=1e-9):

@@ -1,27 +1,14 @@
 """Tests of the decompositions ops (src/retrograd/_ops/linalg/decompositions.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._helpers import LIBS, same_error
 import warnings
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
+from ._error_helpers import _pair, _same_error
 import numpy as np
 import retrograd as rg
-
-
-LIBS = (torch, retrograd)
-
-
-def same_error(fn, exc=RuntimeError):
-    """Both libraries raise ``exc`` (retrograd: the same type or a subclass) with the same message."""
-    msgs = []
-    for lib in LIBS:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with pytest.raises(exc) as info:
-                fn(lib)
-        msgs.append(str(info.value))
-    assert msgs[1] == msgs[0]
 
 
 # ---------------------------------------------------------------- eig / eigvals
@@ -40,25 +27,6 @@ def test_matrix_rank_is_removed_as_in_torch():
 
 
 torch.set_default_dtype(torch.float32)
-
-
-def _pair(value, dtype="float64", requires_grad=False):
-    a = np.array(value, dtype=dtype)
-    return (retrograd.tensor(a, requires_grad=requires_grad), torch.tensor(a, requires_grad=requires_grad))
-
-
-def _same_error(f_ours, f_theirs):
-    """Both raise; same message; ours is of torch's exception type (or a subclass of its base)."""
-    with pytest.raises(Exception) as theirs:
-        f_theirs()
-    with pytest.raises(Exception) as ours:
-        f_ours()
-    assert str(ours.value) == str(theirs.value)
-    if type(theirs.value).__name__ == "_LinAlgError":
-        assert isinstance(ours.value, retrograd.linalg.LinAlgError)
-        assert isinstance(ours.value, RuntimeError)
-    else:
-        assert type(ours.value) is type(theirs.value)
 
 
 NOT_PD = [[1., 2.], [2., 1.]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import retrograd
+from .._compare_helpers import _both, _raises_like, _same
 torch = pytest.importorskip("torch")
 
 
@@ -15,25 +16,6 @@ def test_cdist_is_twice_differentiable(p):
     b = retrograd.tensor(rng.standard_normal((4, 2)), requires_grad=True)
     f = lambda x, y: retrograd.cdist(x, y, p=p)  # noqa: E731
     assert retrograd.autograd.gradgradcheck(f, (a, b), eps=1e-6, atol=1e-5, rtol=1e-3)
-
-
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
 
 
 def test_dist_special_norms_and_zero_distance():

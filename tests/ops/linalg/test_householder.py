@@ -1,52 +1,14 @@
 """Tests of the householder ops (src/retrograd/_ops/linalg/householder.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._helpers import LIBS, _np, assert_same, both, same_error, t
 import warnings
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
+from .._nn_linalg_helpers import _close, _np as _np_nn_linalg, _pair
 import retrograd as rg
-
-
-LIBS = (torch, retrograd)
-
-
-def _np(x):
-    return x.detach().numpy() if isinstance(x, (torch.Tensor, retrograd.Tensor)) else x
-
-
-def both(fn):
-    """fn(lib) for torch and retrograd, with warnings silenced."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return [fn(lib) for lib in LIBS]
-
-
-def assert_same(ours, theirs, atol=1e-12):
-    ours = ours if isinstance(ours, tuple) else (ours,)
-    theirs = theirs if isinstance(theirs, tuple) else (theirs,)
-    assert len(ours) == len(theirs)
-    for a, b in zip(ours, theirs):
-        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
-        assert tuple(a.shape) == tuple(b.shape)
-        np.testing.assert_allclose(_np(a), _np(b), atol=atol, rtol=1e-9, equal_nan=True)
-
-
-def same_error(fn, exc=RuntimeError):
-    """Both libraries raise ``exc`` (retrograd: the same type or a subclass) with the same message."""
-    msgs = []
-    for lib in LIBS:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with pytest.raises(exc) as info:
-                fn(lib)
-        msgs.append(str(info.value))
-    assert msgs[1] == msgs[0]
-
-
-def t(lib, a, **kw):
-    return lib.tensor(np.asarray(a, dtype=np.float64), **kw)
 
 
 RNG = np.random.default_rng(0)
@@ -85,20 +47,6 @@ def test_geqrf_has_no_derivative():
 ])
 def test_householder_errors(call, exc):
     same_error(call, exc)
-
-
-def _pair(shape, seed, *, low=-2.0, high=2.0, grad=True):
-    a = np.random.default_rng(seed).uniform(low, high, shape)
-    return (torch.tensor(a, requires_grad=grad), rg.tensor(a, requires_grad=grad))
-
-
-def _np_nn_linalg(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, tol=1e-9):
-    assert tuple(a.shape) == tuple(b.shape)
-    np.testing.assert_allclose(_np_nn_linalg(b), _np_nn_linalg(a), rtol=tol, atol=tol)
 
 
 def test_householder_product_no_reflectors():

@@ -1,34 +1,12 @@
 """Tests of the lowrank ops (src/retrograd/_ops/linalg/lowrank.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._helpers import LIBS, _np, same_error, t
 import warnings
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-LIBS = (torch, retrograd)
-
-
-def _np(x):
-    return x.detach().numpy() if isinstance(x, (torch.Tensor, retrograd.Tensor)) else x
-
-
-def same_error(fn, exc=RuntimeError):
-    """Both libraries raise ``exc`` (retrograd: the same type or a subclass) with the same message."""
-    msgs = []
-    for lib in LIBS:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with pytest.raises(exc) as info:
-                fn(lib)
-        msgs.append(str(info.value))
-    assert msgs[1] == msgs[0]
-
-
-def t(lib, a, **kw):
-    return lib.tensor(np.asarray(a, dtype=np.float64), **kw)
 
 
 RNG = np.random.default_rng(0)

@@ -1,10 +1,5 @@
-"""LU family and the other linalg additions against torch (the oracle).
-
-tests/op_db/linalg_lu.py covers values, first / second derivatives, gradcheck and grad_fn names
-for every op; this file covers what a spec cannot: singular and empty inputs, info tensors,
-pivots, warnings, error types and messages, gradients torch itself cannot take (cond with
-inverse-based norms), and the randomised low-rank factorisations.
-"""
+"""The LU family (src/retrograd/_ops/linalg/lu.py): lu_factor(_ex), lu, lu_unpack, lu_solve, values,
+pivots, gradients and errors, against torch (the oracle)."""
 from __future__ import annotations
 
 import warnings
@@ -15,45 +10,7 @@ import pytest
 import retrograd
 
 torch = pytest.importorskip("torch")
-
-LIBS = (torch, retrograd)
-
-
-def _np(x):
-    return x.detach().numpy() if isinstance(x, (torch.Tensor, retrograd.Tensor)) else x
-
-
-def both(fn):
-    """fn(lib) for torch and retrograd, with warnings silenced."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return [fn(lib) for lib in LIBS]
-
-
-def assert_same(ours, theirs, atol=1e-12):
-    ours = ours if isinstance(ours, tuple) else (ours,)
-    theirs = theirs if isinstance(theirs, tuple) else (theirs,)
-    assert len(ours) == len(theirs)
-    for a, b in zip(ours, theirs):
-        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
-        assert tuple(a.shape) == tuple(b.shape)
-        np.testing.assert_allclose(_np(a), _np(b), atol=atol, rtol=1e-9, equal_nan=True)
-
-
-def same_error(fn, exc=RuntimeError):
-    """Both libraries raise ``exc`` (retrograd: the same type or a subclass) with the same message."""
-    msgs = []
-    for lib in LIBS:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with pytest.raises(exc) as info:
-                fn(lib)
-        msgs.append(str(info.value))
-    assert msgs[1] == msgs[0]
-
-
-def t(lib, a, **kw):
-    return lib.tensor(np.asarray(a, dtype=np.float64), **kw)
+from ._helpers import LIBS, _np, assert_same, both, same_error, t
 
 
 RNG = np.random.default_rng(0)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
+from .._compare_helpers import _both, _raises_like, _same
 import retrograd
 
 
@@ -14,25 +15,6 @@ def test_matrix_exp_float32_accuracy():
     assert got.dtype == rg.float32
     scale = np.abs(ref).max(axis=(-2, -1), keepdims=True)
     assert (np.abs(got.numpy() - ref) / scale).max() < 1e-6
-
-
-def _both(a):
-    return retrograd.tensor(a), torch.tensor(a)
-
-
-def _same(ours, theirs, atol=1e-12):
-    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=atol, rtol=1e-7, equal_nan=True)
-
-
-def _raises_like(fn, exc=RuntimeError):
-    """fn(lib) raises the same exception type with the same message in both libraries."""
-    with pytest.raises(exc) as theirs:
-        fn(torch)
-    with pytest.raises(exc) as ours:
-        fn(retrograd)
-    assert str(ours.value) == str(theirs.value)
 
 
 def test_matrix_exp_large_norm_and_grad():

@@ -1,10 +1,12 @@
-"""Tests of the namespace ops (src/retrograd/_ops/linalg/namespace.py), checked against PyTorch."""
+"""The retrograd.linalg namespace: every name exists in torch and has an op_db spec, LinAlgError,
+and functions torch removed."""
 from __future__ import annotations
 
 import pytest
 import retrograd
 from op_db import all_specs
 torch = pytest.importorskip("torch")
+from ..._error_compare import _err
 import retrograd as rg
 
 
@@ -24,15 +26,6 @@ def test_linalg_is_the_namespace_module():
     import retrograd.linalg as L
 
     assert retrograd.linalg is L and retrograd.linalg.inv is L.inv
-
-
-def _err(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 @pytest.mark.parametrize("name", ["lstsq", "solve", "symeig", "eig"])

@@ -1,51 +1,13 @@
 """Tests of the solvers ops (src/retrograd/_ops/linalg/solvers.py), checked against PyTorch."""
 from __future__ import annotations
 
+from ._helpers import LIBS, _np, assert_same, both, same_error, t
 import warnings
 import numpy as np
 import pytest
 import retrograd
 torch = pytest.importorskip("torch")
-
-
-LIBS = (torch, retrograd)
-
-
-def _np(x):
-    return x.detach().numpy() if isinstance(x, (torch.Tensor, retrograd.Tensor)) else x
-
-
-def both(fn):
-    """fn(lib) for torch and retrograd, with warnings silenced."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return [fn(lib) for lib in LIBS]
-
-
-def assert_same(ours, theirs, atol=1e-12):
-    ours = ours if isinstance(ours, tuple) else (ours,)
-    theirs = theirs if isinstance(theirs, tuple) else (theirs,)
-    assert len(ours) == len(theirs)
-    for a, b in zip(ours, theirs):
-        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
-        assert tuple(a.shape) == tuple(b.shape)
-        np.testing.assert_allclose(_np(a), _np(b), atol=atol, rtol=1e-9, equal_nan=True)
-
-
-def same_error(fn, exc=RuntimeError):
-    """Both libraries raise ``exc`` (retrograd: the same type or a subclass) with the same message."""
-    msgs = []
-    for lib in LIBS:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with pytest.raises(exc) as info:
-                fn(lib)
-        msgs.append(str(info.value))
-    assert msgs[1] == msgs[0]
-
-
-def t(lib, a, **kw):
-    return lib.tensor(np.asarray(a, dtype=np.float64), **kw)
+from ._error_helpers import _pair, _same_error
 
 
 RNG = np.random.default_rng(0)
@@ -133,25 +95,6 @@ def test_triangular_solve_errors(call, exc):
 
 
 torch.set_default_dtype(torch.float32)
-
-
-def _pair(value, dtype="float64", requires_grad=False):
-    a = np.array(value, dtype=dtype)
-    return (retrograd.tensor(a, requires_grad=requires_grad), torch.tensor(a, requires_grad=requires_grad))
-
-
-def _same_error(f_ours, f_theirs):
-    """Both raise; same message; ours is of torch's exception type (or a subclass of its base)."""
-    with pytest.raises(Exception) as theirs:
-        f_theirs()
-    with pytest.raises(Exception) as ours:
-        f_ours()
-    assert str(ours.value) == str(theirs.value)
-    if type(theirs.value).__name__ == "_LinAlgError":
-        assert isinstance(ours.value, retrograd.linalg.LinAlgError)
-        assert isinstance(ours.value, RuntimeError)
-    else:
-        assert type(ours.value) is type(theirs.value)
 
 
 # ------------------------------------------------------------------ errors

@@ -1,41 +1,14 @@
 """Tests of the activation ops (src/retrograd/_ops/nn/activation.py), checked against PyTorch."""
 from __future__ import annotations
 
+from .._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close, _np
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
+from .._nn_linalg_helpers import _close as _close_nn_linalg, _np as _np_nn_linalg, _pair
+from .._reduce_shape_helpers import _both, _dt, _grads_match, _np as _np_reduce_shape, _same
 import retrograd
-
-
-LIBS = (rg, torch)
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, rtol=1e-12, atol=1e-14):
-    np.testing.assert_allclose(_np(a), _np(b), rtol=rtol, atol=atol, equal_nan=True)
-
-
-# ====================================================================== activations: graphs of first grads
-_X = [-2.0, -0.5, -0.1, 0.2, 0.7, 3.0, 7.0]
-
-
-ACTIVATIONS = {
-    "hardtanh": lambda L, x: L.nn.functional.hardtanh(x, -0.3, 0.9),
-    "relu6": lambda L, x: L.nn.functional.relu6(x),
-    "softshrink": lambda L, x: L.nn.functional.softshrink(x, 0.4),
-    "hardshrink": lambda L, x: L.nn.functional.hardshrink(x, 0.4),
-    "leaky_relu": lambda L, x: L.nn.functional.leaky_relu(x, 0.2),
-    "threshold": lambda L, x: L.nn.functional.threshold(x, 0.1, 20.0),
-    "relu": lambda L, x: L.nn.functional.relu(x),
-    "hardtanh_": lambda L, x: L.nn.functional.hardtanh(x * 1, inplace=True),
-    "leaky_relu_": lambda L, x: L.nn.functional.leaky_relu(x * 1, 0.3, inplace=True),
-    "threshold_": lambda L, x: L.nn.functional.threshold(x * 1, 0.1, 2.0, inplace=True),
-    "torch.threshold_": lambda L, x: L.threshold_(x * 1, 0.1, 2.0),
-}
 
 
 @pytest.mark.parametrize("name", sorted(ACTIVATIONS))
@@ -110,16 +83,6 @@ def test_threshold_inplace_node_names():
         b = L.threshold_(x * 1, 0.0, 5.0)
         names.append((type(a.grad_fn).__name__, type(b.grad_fn).__name__))
     assert names[0] == names[1] == ("ThresholdBackward1", "ThresholdBackward1")
-
-
-def _pair(shape, seed, *, low=-2.0, high=2.0, grad=True):
-    a = np.random.default_rng(seed).uniform(low, high, shape)
-    return (torch.tensor(a, requires_grad=grad), rg.tensor(a, requires_grad=grad))
-
-
-def _close_nn_linalg(a, b, tol=1e-9):
-    assert tuple(a.shape) == tuple(b.shape)
-    np.testing.assert_allclose(_np(b), _np(a), rtol=tol, atol=tol)
 
 
 def _name(t):
@@ -212,63 +175,6 @@ def test_softmax_family_empty(fn, shape, dim):
         y.sum().backward()
         res.append((tuple(y.shape), type(y.grad_fn).__name__, tuple(x.grad.shape)))
     assert res[0] == res[1]
-
-
-def _np_reduce_shape(t):
-    return t.detach().numpy() if isinstance(t, (torch.Tensor, rg.Tensor)) else np.asarray(t)
-
-
-def _dt(t) -> str:
-    return str(t.dtype).split(".")[-1]
-
-
-def _same(a, b, *, tol=1e-12):
-    """a: retrograd result, b: torch result (tensors, or tuples of them)."""
-    if isinstance(b, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y, tol=tol)
-        return
-    assert tuple(a.shape) == tuple(b.shape)
-    assert _dt(a) == _dt(b)
-    np.testing.assert_allclose(_np_reduce_shape(a), _np_reduce_shape(b), rtol=tol, atol=tol, equal_nan=True)
-
-
-def _both(fn, *arrays, grad=True):
-    """fn(lib, *tensors) on retrograd and torch (float64 leaves requiring grad); returns both results
-    and both lists of input tensors."""
-    outs, ins = [], []
-    for lib in (rg, torch):
-        ts = [lib.tensor(np.asarray(a), requires_grad=grad and np.asarray(a).dtype.kind == "f") for a in arrays]
-        outs.append(fn(lib, *ts))
-        ins.append(ts)
-    return outs, ins
-
-
-def _grads_match(fn, *arrays, second=True):
-    """Values, first grads (weighted sum) and, with ``second``, grads of the grads' sum."""
-    (r, t), (ri, ti) = _both(fn, *arrays)
-    _same(r, t)
-    w = np.random.default_rng(0).normal(size=tuple(t.shape))
-    gr = rg.autograd.grad((r * rg.tensor(w)).sum(), ri, create_graph=second, allow_unused=True)
-    gt = torch.autograd.grad((t * torch.tensor(w)).sum(), ti, create_graph=second, allow_unused=True)
-    for a, b in zip(gr, gt):
-        assert (a is None) == (b is None)
-        if b is not None:
-            _same(a, b, tol=1e-10)
-    if second:
-        hr = [g for g in gr if g is not None and g.requires_grad]
-        ht = [g for g in gt if g is not None and g.requires_grad]
-        assert len(hr) == len(ht)
-        if ht:
-            g2r = rg.autograd.grad(sum(g.sum() for g in hr), ri, allow_unused=True)
-            g2t = torch.autograd.grad(sum(g.sum() for g in ht), ti, allow_unused=True)
-            for a, b in zip(g2r, g2t):
-                if b is None or b._is_zerotensor():
-                    assert a is None or not _np_reduce_shape(a).any()
-                else:
-                    _same(a, b, tol=1e-10)
-    return r, t
 
 
 @pytest.mark.parametrize("fn", ["softmax", "log_softmax"])

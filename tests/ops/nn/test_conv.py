@@ -1,18 +1,10 @@
 """Tests of the conv ops (src/retrograd/_ops/nn/conv.py), checked against PyTorch."""
 
+from .._nn_linalg_helpers import _close, _np
 import numpy as np
 import pytest
 import retrograd as rg
 torch = pytest.importorskip("torch")
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, tol=1e-9):
-    assert tuple(a.shape) == tuple(b.shape)
-    np.testing.assert_allclose(_np(b), _np(a), rtol=tol, atol=tol)
 
 
 def test_gradient_penalty_through_a_small_cnn():

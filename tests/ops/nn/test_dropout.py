@@ -2,6 +2,7 @@
 
 import numpy as np
 import retrograd
+from ..._error_compare import _err, _np
 import pytest
 torch = pytest.importorskip("torch")
 
@@ -12,19 +13,6 @@ def test_feature_dropout_training_zeroes_whole_channels():
     v = y.numpy()
     assert set(np.unique(v)) <= {0.0, 2.0}
     assert (v == v[:, :, :1]).all()
-
-
-def _np(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
-
-
-def _err(fn_r, fn_t):
-    with pytest.raises(Exception) as er:
-        fn_r()
-    with pytest.raises(Exception) as et:
-        fn_t()
-    assert type(er.value).__name__ == type(et.value).__name__
-    return str(er.value), str(et.value)
 
 
 def test_native_dropout_masks_and_grid_sampler_errors():

@@ -1,5 +1,5 @@
-"""Loss edge cases against torch 2.13: infinite inputs to hinge_embedding_loss, and soft_margin_loss's
-refusal of a target that requires grad."""
+"""The loss ops (src/retrograd/_ops/nn/loss.py) and their modules: values, gradients, edge cases
+(infinite inputs, ignored targets, target dtypes) and errors, against torch."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +10,7 @@ import retrograd
 torch = pytest.importorskip("torch")
 import warnings
 import retrograd.nn.functional as RF
+from .._nn_linalg_helpers import _close, _np, _pair
 import retrograd as rg
 
 
@@ -371,20 +372,6 @@ def test_ctc_unbatched_infeasible_and_module():
     _raises(lambda F, L: F.ctc_loss(L.zeros(5, 2, 4), L.ones(2, 3, dtype=L.long), [6, 5], [2, 2]))
     _raises(lambda F, L: F.ctc_loss(L.zeros(5, 2, 4), L.ones(2, 3, dtype=L.long), [5, 5], [2, 9]))
     _raises(lambda F, L: F.ctc_loss(L.zeros(5, 2, 4), L.ones(2, 3, dtype=L.long), [5, 5], [2, 2], blank=4))
-
-
-def _pair(shape, seed, *, low=-2.0, high=2.0, grad=True):
-    a = np.random.default_rng(seed).uniform(low, high, shape)
-    return (torch.tensor(a, requires_grad=grad), rg.tensor(a, requires_grad=grad))
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, tol=1e-9):
-    assert tuple(a.shape) == tuple(b.shape)
-    np.testing.assert_allclose(_np(b), _np(a), rtol=tol, atol=tol)
 
 
 # ------------------------------------------------------- linear_cross_entropy

@@ -1,10 +1,11 @@
-"""nn.LSTM runs each step as one fused node (_ops/nn_rnn_cell.py): outputs, first and second
-derivatives as in torch, with and without bias and projections."""
+"""The recurrent ops (src/retrograd/_ops/nn/recurrent.py): fused LSTM/GRU steps and layers, first and
+second derivatives, saved-input checks, and the functional lstm, against torch."""
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 import retrograd as rg  # noqa: E402
+from ..._error_compare import _np
 import retrograd
 
 
@@ -226,10 +227,6 @@ def test_fused_layer_checks_saved_inputs_and_frees_them():
     out.sum().backward()
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         out.sum().backward()
-
-
-def _np(t):
-    return t.detach().numpy() if hasattr(t, "detach") else np.asarray(t)
 
 
 def test_functional_lstm_matches_module_with_projection():

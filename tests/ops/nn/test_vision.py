@@ -1,7 +1,4 @@
-"""Fixes from the OpInfo sweep of nn.functional and linear algebra, checked against torch:
-first gradients that stay in the graph (create_graph) with PyTorch's node names, grid_sample's
-modes / padding / 5-D input, empty inputs (softmax, batch_norm, matmul, householder_product),
-linear_cross_entropy, ormqr, cov's weight dtype and float32 matrix_exp."""
+"""The vision ops (src/retrograd/_ops/nn/vision.py): grid_sample and affine grids, against torch."""
 
 import numpy as np
 import pytest
@@ -9,20 +6,7 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
-
-
-def _pair(shape, seed, *, low=-2.0, high=2.0, grad=True):
-    a = np.random.default_rng(seed).uniform(low, high, shape)
-    return (torch.tensor(a, requires_grad=grad), rg.tensor(a, requires_grad=grad))
-
-
-def _np(t):
-    return t.detach().numpy()
-
-
-def _close(a, b, tol=1e-9):
-    assert tuple(a.shape) == tuple(b.shape)
-    np.testing.assert_allclose(_np(b), _np(a), rtol=tol, atol=tol)
+from .._nn_linalg_helpers import _close, _np, _pair
 
 
 # ------------------------------------------------------- grid_sample
