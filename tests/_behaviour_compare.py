@@ -2,7 +2,9 @@
 
 import numpy as np
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
 
 

@@ -1,9 +1,12 @@
 """retrograd.cpu and the deprecated torch.cpu.amp aliases, against torch."""
 
 import warnings
+
 import pytest
+
 import retrograd as rg
 import retrograd.cpu as rg_cpu
+
 torch = pytest.importorskip("torch")
 
 

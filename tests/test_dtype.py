@@ -3,9 +3,12 @@ and the small dtype predicates, against torch."""
 from __future__ import annotations
 
 import itertools
+
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

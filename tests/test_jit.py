@@ -1,16 +1,16 @@
 """retrograd.jit (the no-op TorchScript API), against torch."""
 from __future__ import annotations
 
+import warnings
 from typing import Dict, List, Optional, Tuple
 
 import pytest
 
 import retrograd
+import retrograd as rg
 import retrograd.jit as rjit
 
 torch = pytest.importorskip("torch")
-import warnings
-import retrograd as rg
 
 
 # ---------------------------------------------------------------------------- jit

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from parity import same_error
 
 torch = pytest.importorskip("torch")
+
+from parity import same_error  # noqa: E402
 
 
 def test_constants_and_reprs():

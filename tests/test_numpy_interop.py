@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

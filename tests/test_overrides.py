@@ -1,7 +1,9 @@
 """Tests of retrograd.overrides, checked against PyTorch."""
 
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-
-from retrograd._printing import format_tensor, get_printoptions, set_printoptions  # noqa: E402
 import retrograd as rg
+from retrograd._printing import format_tensor, get_printoptions, set_printoptions  # noqa: E402
+
+torch = pytest.importorskip("torch")
 
 _NP_TO_TORCH_NAME = {
     np.dtype(np.float16): "float16",

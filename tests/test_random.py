@@ -1,14 +1,17 @@
 """Tests of retrograd.random, checked against PyTorch."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+
 import retrograd
-import retrograd.random as rrandom
-torch = pytest.importorskip("torch")
-import math
 import retrograd as R
+import retrograd.random as rrandom
 from retrograd import _rng
+
+torch = pytest.importorskip("torch")
 
 
 # ---------------------------------------------------------------------------- random

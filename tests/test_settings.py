@@ -1,9 +1,12 @@
 """Global settings (float32 matmul precision, deterministic mode, flush denormal), against torch."""
 
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
-from ._error_compare import _err as _err_api
+
+from ._error_compare import _err as _err_api  # noqa: E402
 
 
 def _err(fn):

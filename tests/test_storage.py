@@ -5,10 +5,10 @@ import warnings
 
 import pytest
 
+import retrograd
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
-import retrograd
 
 
 def _facts(T):

@@ -13,12 +13,13 @@ import warnings
 import numpy as np
 import pytest
 
+import retrograd
 import retrograd as R
-from parity import same_error, same_repr
+import retrograd as rg
 
 torch = pytest.importorskip("torch")
-import retrograd
-import retrograd as rg
+
+from parity import same_error, same_repr  # noqa: E402
 
 
 # ------------------------------------------------------------------ creation

@@ -3,8 +3,10 @@ while a user's own NumPy calls still warn (the filter is scoped to retrograd's m
 import subprocess
 import sys
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd as rg
 from retrograd import _creation
 

@@ -9,7 +9,8 @@ import pytest
 import retrograd
 
 torch = pytest.importorskip("torch")
-from .._error_compare import _err
+
+from .._error_compare import _err  # noqa: E402
 
 
 def _run(T):

@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 
 import retrograd as R
-from parity import same_error, same_repr
+import retrograd as rg
 
 torch = pytest.importorskip("torch")
-import parity
-import retrograd as rg
+
+from parity import same_error, same_repr  # noqa: E402
+import parity  # noqa: E402
 
 
 # ------------------------------------------------------------------ backward

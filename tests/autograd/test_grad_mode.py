@@ -4,10 +4,11 @@ set_grad_enabled, and the related warnings and anomaly-mode queries."""
 import numpy as np
 import pytest
 
-import parity
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
+
+import parity  # noqa: E402
 
 
 def same(scenario):

@@ -1,11 +1,14 @@
 """autograd.graph helpers against torch 2.13: increment_version, allow_mutation_on_saved_tensors,
 register_multi_grad_hook."""
 
-from .._behaviour_compare import raises_like
 import numpy as np
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
+
+from .._behaviour_compare import raises_like  # noqa: E402
 
 
 # ------------------------------------------------------------------ 4. autograd.graph

@@ -3,9 +3,10 @@ saved-tensor hooks: each scenario runs on retrograd and on torch and must log th
 import pytest
 
 import retrograd as rg
-from parity import same, vec
 
 torch = pytest.importorskip("torch")
+
+from parity import same, vec  # noqa: E402
 
 
 def test_register_hook_replaces_grad_and_remove():

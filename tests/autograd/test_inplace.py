@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 import retrograd as R
-from parity import same_error, same_repr
+import retrograd as rg
 
 torch = pytest.importorskip("torch")
-import retrograd as rg
+
+from parity import same_error, same_repr  # noqa: E402
 
 
 # name -> f(T, t) applying the in-place op to t (returns its result)

@@ -1,8 +1,11 @@
 """autograd.profiler: recorded ops and backward nodes, the table layout, record_function, against torch."""
 
 import re
+
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
 
 

@@ -4,10 +4,13 @@ Scenarios run on retrograd and torch and must log the same."""
 import numpy as np
 import pytest
 
-from parity import same
-from ..ops._indexing_helpers import LIBS, _base, _np
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from parity import same  # noqa: E402
+
+from ..ops._indexing_helpers import LIBS, _base, _np  # noqa: E402
 
 
 def t(lib, data, grad=True):

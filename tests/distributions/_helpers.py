@@ -2,7 +2,9 @@
 
 import numpy as np
 import pytest
+
 import retrograd as R
+
 torch = pytest.importorskip("torch")
 
 

@@ -2,10 +2,13 @@
 
 import numpy as np
 import pytest
+
 import retrograd as R
 import retrograd.distributions as RD
+
 torch = pytest.importorskip("torch")
-from ._families_helpers import TD as TD_families, close as close_families, pair
+
+from ._families_helpers import TD as TD_families, close as close_families, pair  # noqa: E402
 
 
 TD = torch.distributions

@@ -1,6 +1,6 @@
 """retrograd.distributions against torch.distributions: values and gradients of log_prob, cdf,
 icdf, entropy, moments and kl_divergence, in float64 and float32 (API checks are in
-test_distributions_api.py)."""
+test_distribution.py)."""
 import numpy as np
 import pytest
 
@@ -8,7 +8,8 @@ import retrograd as R
 import retrograd.distributions as RD
 
 torch = pytest.importorskip("torch")
-from ._helpers import DT, TD, _tol, close, pair
+
+from ._helpers import DT, TD, _tol, close, pair  # noqa: E402
 
 RNG = np.random.default_rng(0)
 

@@ -9,7 +9,8 @@ import retrograd as R
 import retrograd.distributions as RD
 
 torch = pytest.importorskip("torch")
-from ._families_helpers import TD, close, pair
+
+from ._families_helpers import TD, close, pair  # noqa: E402
 
 RNG = np.random.default_rng(1)
 

@@ -1,12 +1,15 @@
 """Tests of retrograd.distributions.kl, checked against PyTorch."""
 
-from ._helpers import DT, TD, _tol, close, pair
 import numpy as np
 import pytest
+
 import retrograd as R
 import retrograd.distributions as RD
+
 torch = pytest.importorskip("torch")
-from ._families_helpers import TD as TD_families, close as close_families, pair as pair_families
+
+from ._helpers import DT, TD, _tol, close, pair  # noqa: E402
+from ._families_helpers import TD as TD_families, close as close_families, pair as pair_families  # noqa: E402
 
 
 RNG = np.random.default_rng(0)

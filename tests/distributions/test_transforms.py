@@ -1,11 +1,14 @@
 """Tests of retrograd.distributions.transforms, checked against PyTorch."""
 
-from ._families_helpers import TD, close, pair
 import numpy as np
 import pytest
+
 import retrograd as R
 import retrograd.distributions as RD
+
 torch = pytest.importorskip("torch")
+
+from ._families_helpers import TD, close, pair  # noqa: E402
 
 
 RNG = np.random.default_rng(1)

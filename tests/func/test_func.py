@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 import retrograd
+import retrograd as rg
 import retrograd.func as rfunc
 from retrograd.nn.utils import stateless as rstateless
 
 torch = pytest.importorskip("torch")
+
 import torch.func as tfunc  # noqa: E402
-import retrograd as rg
 
 rng = np.random.default_rng(0)
 

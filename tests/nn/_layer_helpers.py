@@ -1,7 +1,9 @@
 """Output flattening and error comparison shared by the nn layer tests."""
 
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
 
 

@@ -1,6 +1,7 @@
 """Error comparison and array helpers shared by the lazy-module, SyncBatchNorm, CrossMapLRN2d and adaptive-softmax tests."""
 
 import pytest
+
 torch = pytest.importorskip("torch")
 
 

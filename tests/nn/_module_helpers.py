@@ -1,7 +1,9 @@
 """Run a scenario in torch and retrograd and compare the outcome (shared by the nn.Module, container, parameter and nn.utils tests)."""
 
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

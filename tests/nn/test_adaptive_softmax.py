@@ -1,10 +1,13 @@
 """nn.AdaptiveLogSoftmaxWithLoss (src/retrograd/nn/modules/adaptive.py), against torch."""
 
-from ._lazy_helpers import A, same_error, tnn
 import numpy as np
 import pytest
+
 import retrograd as R
+
 torch = pytest.importorskip("torch")
+
+from ._lazy_helpers import A, same_error, tnn  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- AdaptiveLogSoftmaxWithLoss

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import pytest
+
 import retrograd
 import retrograd.nn.attention as RA
+
 TA = pytest.importorskip("torch.nn.attention")
 
 

@@ -1,10 +1,13 @@
 """nn.SyncBatchNorm and convert_sync_batchnorm (src/retrograd/nn/modules/batchnorm.py), against torch."""
 
-from ._lazy_helpers import A, same_error, tnn
 import numpy as np
 import pytest
+
 import retrograd as R
+
 torch = pytest.importorskip("torch")
+
+from ._lazy_helpers import A, same_error, tnn  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- SyncBatchNorm

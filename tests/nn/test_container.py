@@ -1,11 +1,14 @@
 """nn containers (Sequential, ...), against torch."""
 
-from ._module_helpers import LIBS, _both, _outcome
 import pytest
+
 import retrograd
-torch = pytest.importorskip("torch")
-from ._lazy_helpers import tnn
 import retrograd as R
+
+torch = pytest.importorskip("torch")
+
+from ._module_helpers import LIBS, _both, _outcome  # noqa: E402
+from ._lazy_helpers import tnn  # noqa: E402
 
 
 @pytest.mark.parametrize("expr", ["2 * s", "s * 2", "s.__imul__(2)", "s * 0", "s * 1.5", "s.__imul__(0)"])

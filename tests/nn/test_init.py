@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
 
 import retrograd
+import retrograd as rg
 import retrograd.nn as rnn
 from retrograd.nn import init
 
 torch = pytest.importorskip("torch")
-import warnings
-import retrograd as rg
 tinit = torch.nn.init
 
 

@@ -6,7 +6,8 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
-from ._layer_helpers import _flat, _np, check_error
+
+from ._layer_helpers import _flat, _np, check_error  # noqa: E402
 
 TOL = 1e-9
 

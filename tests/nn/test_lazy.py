@@ -12,7 +12,8 @@ from retrograd.nn import parameter as RP
 from retrograd.nn.modules import lazy as rlazy
 
 torch = pytest.importorskip("torch")
-from ._lazy_helpers import A, same_error, tnn
+
+from ._lazy_helpers import A, same_error, tnn  # noqa: E402
 
 
 def seeded(seed, make_t, make_r):

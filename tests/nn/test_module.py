@@ -4,17 +4,18 @@ from __future__ import annotations
 import copy
 import pickle
 import warnings
+from collections import OrderedDict
 
 import numpy as np
 import pytest
 
 import retrograd
+import retrograd as rg
 import retrograd.nn as rnn
 
 torch = pytest.importorskip("torch")
-from ._module_helpers import LIBS, _both, _outcome
-from collections import OrderedDict
-import retrograd as rg
+
+from ._module_helpers import LIBS, _both, _outcome  # noqa: E402
 tnn = torch.nn
 
 

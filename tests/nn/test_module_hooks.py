@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import retrograd
+import retrograd as rg
 
 torch = pytest.importorskip("torch")
-import retrograd as rg
 
 
 def _run(T):

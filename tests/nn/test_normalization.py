@@ -1,10 +1,13 @@
 """nn.CrossMapLRN2d (src/retrograd/nn/modules/normalization.py), against torch."""
 
-from ._lazy_helpers import A, same_error, tnn
 import numpy as np
 import pytest
+
 import retrograd as R
+
 torch = pytest.importorskip("torch")
+
+from ._lazy_helpers import A, same_error, tnn  # noqa: E402
 
 
 @pytest.mark.parametrize("size,channels", [(3, 5), (4, 6), (5, 3), (2, 7), (7, 4)])

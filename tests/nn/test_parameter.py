@@ -1,10 +1,14 @@
 """Tests of retrograd.nn.parameter, checked against PyTorch."""
 
-from ._module_helpers import LIBS, _both, _outcome
 import copy
+
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ._module_helpers import LIBS, _both, _outcome  # noqa: E402
 
 
 @pytest.mark.parametrize("data", ["list", "int", "int_tensor", "int_tensor_nograd"])

@@ -1,7 +1,9 @@
 """Cases written as expressions in ``T`` (torch or retrograd), run in both libraries and compared."""
 
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

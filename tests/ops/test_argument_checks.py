@@ -6,7 +6,8 @@ import pytest
 import retrograd
 
 torch = pytest.importorskip("torch")
-from ._expression_helpers import B, F, I, _same_error
+
+from ._expression_helpers import B, F, I, _same_error  # noqa: E402
 
 
 def _first_line_same(fn_src):

@@ -1,11 +1,14 @@
 """Tests of the bitwise ops (src/retrograd/_ops/bitwise.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._pointwise_helpers import _pair, _same
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ._pointwise_helpers import _pair, _same  # noqa: E402
 
 
 def test_shifts_out_of_range_and_unsigned():

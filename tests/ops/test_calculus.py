@@ -1,12 +1,15 @@
 """Tests of the calculus ops (src/retrograd/_ops/calculus.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same
 import numpy as np
 import pytest
-import retrograd as rg
-torch = pytest.importorskip("torch")
+
 import retrograd
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same  # noqa: E402
 
 
 def test_diff_with_n_zero_is_a_copy():

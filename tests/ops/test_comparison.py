@@ -1,11 +1,14 @@
 """Tests of the comparison ops (src/retrograd/_ops/comparison.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._pointwise_helpers import INF, NAN, _grads, _pair, _same
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ._pointwise_helpers import INF, NAN, _grads, _pair, _same  # noqa: E402
 
 
 # ---------------------------------------------------------------- ties and NaN in max/min

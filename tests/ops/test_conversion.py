@@ -1,15 +1,19 @@
 """Tests of the conversion ops (src/retrograd/_ops/conversion.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._elementwise_helpers import LIBS
-import pytest
-import retrograd as rg
-torch = pytest.importorskip("torch")
-from ._reduce_shape_helpers import _dt, _np, _raises_same, _same
-import numpy as np
-import retrograd
-from .._error_compare import _err
 import warnings
+
+import numpy as np
+import pytest
+
+import retrograd
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from ._elementwise_helpers import LIBS  # noqa: E402
+from ._reduce_shape_helpers import _dt, _np, _raises_same, _same  # noqa: E402
+from .._error_compare import _err  # noqa: E402
 
 
 # ====================================================================== casts with memory_format

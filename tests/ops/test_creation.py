@@ -1,14 +1,18 @@
 """Tests of the creation ops (src/retrograd/_ops/creation.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._reduce_shape_helpers import _dt, _np, _raises_same, _same
+import warnings
+
 import numpy as np
 import pytest
-import retrograd as rg
-torch = pytest.importorskip("torch")
+
 import retrograd
-import warnings
-from .._error_compare import _err as _err_api
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from ._reduce_shape_helpers import _dt, _np, _raises_same, _same  # noqa: E402
+from .._error_compare import _err as _err_api  # noqa: E402
 
 
 # ------------------------------------------------------------------ creation ops

@@ -1,7 +1,9 @@
 """Tests of the diagonal ops (src/retrograd/_ops/diagonal.py), checked against PyTorch."""
 
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

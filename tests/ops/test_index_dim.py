@@ -1,13 +1,16 @@
 """Tests of the index dim ops (src/retrograd/_ops/index_dim.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same
 import numpy as np
 import pytest
-import retrograd as rg
-torch = pytest.importorskip("torch")
-from ._indexing_helpers import LIBS, _np as _np_indexing
+
 import retrograd
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same  # noqa: E402
+from ._indexing_helpers import LIBS, _np as _np_indexing  # noqa: E402
 
 
 def test_index_fill_value_grad_counts_each_slice_once():

@@ -13,8 +13,9 @@ import pytest
 import retrograd
 
 torch = pytest.importorskip("torch")
-from ._indexing_helpers import LIBS, _base, _np
-from ._compare_helpers import _both, _raises_like, _same
+
+from ._indexing_helpers import LIBS, _base, _np  # noqa: E402
+from ._compare_helpers import _both, _raises_like, _same  # noqa: E402
 
 
 # ---------------------------------------------------------------------------- getitem

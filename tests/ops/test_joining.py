@@ -1,12 +1,15 @@
 """Tests of the joining ops (src/retrograd/_ops/joining.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._indexing_helpers import LIBS, _base, _np
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
-from ._compare_helpers import _both, _raises_like, _same
+
+from ._indexing_helpers import LIBS, _base, _np  # noqa: E402
+from ._compare_helpers import _both, _raises_like, _same  # noqa: E402
 
 
 def test_cat_skips_legacy_empty_tensors_and_promotes():

@@ -1,12 +1,16 @@
 """Tests of the masked ops (src/retrograd/_ops/masked.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._pointwise_helpers import _same
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ._pointwise_helpers import _same  # noqa: E402
 
 
 def test_where_forms_and_uint8_condition():

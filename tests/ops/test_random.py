@@ -1,12 +1,15 @@
 """Tests of the random ops (src/retrograd/_ops/random.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._compare_helpers import _raises_like
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
-from .._error_compare import _err
+
+from ._compare_helpers import _raises_like  # noqa: E402
+from .._error_compare import _err  # noqa: E402
 
 
 def test_poisson_seeded_and_rates():

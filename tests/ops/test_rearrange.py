@@ -1,11 +1,14 @@
 """Tests of the rearrange ops (src/retrograd/_ops/rearrange.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._indexing_helpers import _np
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ._indexing_helpers import _np  # noqa: E402
 
 
 def test_repeat_interleave_forms():

@@ -2,20 +2,22 @@
 NaN handling, empty and 0-d inputs, errors and call forms, against torch."""
 from __future__ import annotations
 
+import pickle
+import warnings
+
 import numpy as np
 import pytest
 
+import retrograd
+import retrograd as R
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _raises_same, _same
-from ._reduction_helpers import LIBS, _both as _both_reduce, _np as _np_reduce
-import pickle
-import warnings
-import retrograd
-from ._ties_helpers import CASES, SPECIAL, _both as _both_ties, _dims, _inputs, _pair, _same as _same_ties
-import retrograd as R
-from ._expression_helpers import F, FG, I, _pair as _pair_expr, _same_error
+
+from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _raises_same, _same  # noqa: E402
+from ._reduction_helpers import LIBS, _both as _both_reduce, _np as _np_reduce  # noqa: E402
+from ._ties_helpers import CASES, SPECIAL, _both as _both_ties, _dims, _inputs, _pair, _same as _same_ties  # noqa: E402
+from ._expression_helpers import F, FG, I, _pair as _pair_expr, _same_error  # noqa: E402
 
 
 # ------------------------------------------------------------------ reductions on 0-d tensors

@@ -1,12 +1,15 @@
 """Tests of the scan ops (src/retrograd/_ops/scan.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._reduction_helpers import LIBS, _np
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
-from ._compare_helpers import _both, _raises_like, _same
+
+from ._reduction_helpers import LIBS, _np  # noqa: E402
+from ._compare_helpers import _both, _raises_like, _same  # noqa: E402
 
 
 def test_prod_and_cumprod_zeros_second_derivative():

@@ -1,16 +1,20 @@
 """Tests of the scatter ops (src/retrograd/_ops/scatter.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _raises_same, _same
+import warnings
+
 import numpy as np
 import pytest
-import retrograd as rg
-torch = pytest.importorskip("torch")
-from ._indexing_helpers import LIBS, _base, _np as _np_indexing
-import warnings
+
 import retrograd
-from ._compare_helpers import _raises_like
-from .._error_compare import _err, _np as _np_api
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _raises_same, _same  # noqa: E402
+from ._indexing_helpers import LIBS, _base, _np as _np_indexing  # noqa: E402
+from ._compare_helpers import _raises_like  # noqa: E402
+from .._error_compare import _err, _np as _np_api  # noqa: E402
 
 
 def test_select_scatter_of_a_vector():

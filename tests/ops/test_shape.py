@@ -1,14 +1,17 @@
 """Tests of the shape ops (src/retrograd/_ops/shape.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._reduce_shape_helpers import _dt, _np, _same
 import numpy as np
 import pytest
-import retrograd as rg
-torch = pytest.importorskip("torch")
-from ._indexing_helpers import LIBS
+
 import retrograd
-from ._expression_helpers import _same_error
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from ._reduce_shape_helpers import _dt, _np, _same  # noqa: E402
+from ._indexing_helpers import LIBS  # noqa: E402
+from ._expression_helpers import _same_error  # noqa: E402
 
 
 # ------------------------------------------------------------------ shape ops

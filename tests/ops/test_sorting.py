@@ -1,13 +1,16 @@
 """Tests of the sorting ops (src/retrograd/_ops/sorting.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._reduction_helpers import LIBS, _both, _np
 import numpy as np
 import pytest
+
 import retrograd
-torch = pytest.importorskip("torch")
-from ._ties_helpers import CASES, SPECIAL, _both as _both_ties, _dims, _inputs, _pair, _same
 import retrograd as R
+
+torch = pytest.importorskip("torch")
+
+from ._reduction_helpers import LIBS, _both, _np  # noqa: E402
+from ._ties_helpers import CASES, SPECIAL, _both as _both_ties, _dims, _inputs, _pair, _same  # noqa: E402
 
 
 def _first(out):

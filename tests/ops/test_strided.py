@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

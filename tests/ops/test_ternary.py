@@ -1,11 +1,14 @@
 """Tests of the ternary ops (src/retrograd/_ops/ternary.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._pointwise_helpers import _pair, _same
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ._pointwise_helpers import _pair, _same  # noqa: E402
 
 
 def test_lerp_weight_forms_and_inplace_shapes():

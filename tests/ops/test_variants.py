@@ -5,12 +5,13 @@ import warnings
 import numpy as np
 import pytest
 
+import retrograd
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
-from ._compare_helpers import _both, _same
-import retrograd
-from ._expression_helpers import B, F, FG, I, _same_error as _same_error_expr
+
+from ._compare_helpers import _both, _same  # noqa: E402
+from ._expression_helpers import B, F, FG, I, _same_error as _same_error_expr  # noqa: E402
 
 
 def _pair(data, dtype="float64", requires_grad=False):

@@ -1,4 +1,5 @@
 """Learning-rate schedulers against PyTorch 2.13: 25 steps give the same learning rates."""
+import copy
 import warnings
 
 import pytest
@@ -6,8 +7,8 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
-from ._scheduler_helpers import sched_run
-import copy
+
+from ._scheduler_helpers import sched_run  # noqa: E402
 
 
 def run(lib, make, steps=25, metric=None, opt_name="SGD", okw=None):

@@ -1,10 +1,13 @@
 """Tests of retrograd.optim.muon, checked against PyTorch."""
 
-from .._behaviour_compare import raises_like
 import numpy as np
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
+
+from .._behaviour_compare import raises_like  # noqa: E402
 
 
 # ------------------------------------------------------------------ 2. optim.Muon

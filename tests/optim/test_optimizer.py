@@ -307,7 +307,7 @@ def test_step_hooks():
 
 
 def test_differentiable_step_is_recorded():
-    # (values and gradients against torch: tests/test_pt_optim.py)
+    # (values and gradients against torch: tests/pytorch/test_pt_optim.py)
     w = rg.ones(2, requires_grad=True).clone()
     w.grad = rg.ones(2)
     rg.optim.Adam([w], differentiable=True).step()

@@ -1,12 +1,16 @@
 """Tests of retrograd.optim.swa_utils, checked against PyTorch."""
 
-from ._scheduler_helpers import sched_run
 import copy
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
+
+from ._scheduler_helpers import sched_run  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

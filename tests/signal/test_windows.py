@@ -1,10 +1,13 @@
 """Tests of retrograd.signal.windows, checked against PyTorch."""
 
-from .._error_compare import _err, _np
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from .._error_compare import _err, _np  # noqa: E402
 
 
 # ------------------------------------------------------------------ signal.windows

@@ -1,4 +1,5 @@
 """utils.checkpoint: identical gradients (also vs torch), less memory, RNG replay, errors."""
+import functools
 import gc
 import tracemalloc
 import warnings
@@ -7,13 +8,14 @@ import numpy as np
 import pytest
 
 import retrograd as rg
+import retrograd.utils.checkpoint as rcp  # noqa: E402
 from retrograd.utils.checkpoint import CheckpointError, checkpoint, checkpoint_sequential
 
 torch = pytest.importorskip("torch")
+
 import torch.utils.checkpoint as tcp  # noqa: E402
-from .._behaviour_compare import raises_like
-import functools
-import retrograd.utils.checkpoint as rcp  # noqa: E402
+
+from .._behaviour_compare import raises_like  # noqa: E402
 
 
 def mlp_grads(lib, ck, mode, reentrant):

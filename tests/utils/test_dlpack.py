@@ -1,7 +1,9 @@
 """retrograd.utils.dlpack and the top-level from_dlpack, against torch."""
 
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

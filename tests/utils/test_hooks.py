@@ -3,8 +3,11 @@
 import copy
 import pickle
 import warnings
+
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
 
 

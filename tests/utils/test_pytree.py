@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import collections
 import warnings
+
 import pytest
+
 import retrograd
 import retrograd.utils._pytree as rp
+
 import torch.utils._pytree as tp  # noqa: E402
 
 

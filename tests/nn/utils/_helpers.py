@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from nn_helpers import to_r
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from nn_helpers import to_r  # noqa: E402
 
 
 def _n(t):

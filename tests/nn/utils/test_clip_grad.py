@@ -1,14 +1,18 @@
 """Tests of retrograd.nn.utils.clip_grad, checked against PyTorch."""
 from __future__ import annotations
 
-from .._module_helpers import LIBS
-import pytest
-import retrograd
-torch = pytest.importorskip("torch")
 import math
+
 import numpy as np
+import pytest
+
+import retrograd
 import retrograd.nn as rnn
-from ._helpers import _n
+
+torch = pytest.importorskip("torch")
+
+from .._module_helpers import LIBS  # noqa: E402
+from ._helpers import _n  # noqa: E402
 
 
 @pytest.mark.parametrize("norm_type", [2.0, 1, 3.5, float("inf"), "inf", 0.5])

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 import retrograd
 import retrograd.nn as rnn
+
 torch = pytest.importorskip("torch")
 
 

@@ -1,13 +1,17 @@
 """Tests of retrograd.nn.utils.fusion, checked against PyTorch."""
 from __future__ import annotations
 
-from .._module_helpers import LIBS, _both, _outcome
-import pytest
-import retrograd
-torch = pytest.importorskip("torch")
-from ._helpers import _n, _pair
 import numpy as np
-from nn_helpers import to_r
+import pytest
+
+import retrograd
+
+torch = pytest.importorskip("torch")
+
+from nn_helpers import to_r  # noqa: E402
+
+from .._module_helpers import LIBS, _both, _outcome  # noqa: E402
+from ._helpers import _n, _pair  # noqa: E402
 
 
 def test_fuse_linear_bn_message():

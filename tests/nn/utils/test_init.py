@@ -1,11 +1,14 @@
 """Tests of retrograd.nn.utils.init, checked against PyTorch."""
 from __future__ import annotations
 
-from ._helpers import _n
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ._helpers import _n  # noqa: E402
 
 
 def test_skip_init_and_init_helpers():

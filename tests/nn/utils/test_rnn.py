@@ -1,14 +1,18 @@
 """Tests of retrograd.nn.utils.rnn, checked against PyTorch."""
 from __future__ import annotations
 
-from .._module_helpers import LIBS, _both, _outcome
-import pytest
-import retrograd
-torch = pytest.importorskip("torch")
-from ._helpers import _n
 import numpy as np
-from nn_helpers import to_r
+import pytest
+
+import retrograd
 import retrograd.nn.utils.rnn as RR
+
+torch = pytest.importorskip("torch")
+
+from nn_helpers import to_r  # noqa: E402
+
+from .._module_helpers import LIBS, _both, _outcome  # noqa: E402
+from ._helpers import _n  # noqa: E402
 
 
 @pytest.mark.parametrize("case", ["trailing_mismatch", "trailing_broadcast", "lengths_len", "empty"])

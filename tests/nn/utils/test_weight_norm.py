@@ -1,12 +1,16 @@
 """Tests of retrograd.nn.utils.weight_norm, checked against PyTorch."""
 from __future__ import annotations
 
-from ._helpers import _n, _pair
 import numpy as np
 import pytest
-from nn_helpers import to_r
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from nn_helpers import to_r  # noqa: E402
+
+from ._helpers import _n, _pair  # noqa: E402
 
 
 rng = np.random.default_rng(0)

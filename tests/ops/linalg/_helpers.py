@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

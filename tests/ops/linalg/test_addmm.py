@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
 
 

@@ -1,14 +1,18 @@
 """Tests of the decompositions ops (src/retrograd/_ops/linalg/decompositions.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._helpers import LIBS, same_error
 import warnings
-import pytest
-import retrograd
-torch = pytest.importorskip("torch")
-from ._error_helpers import _pair, _same_error
+
 import numpy as np
+import pytest
+
+import retrograd
 import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from ._helpers import LIBS, same_error  # noqa: E402
+from ._error_helpers import _pair, _same_error  # noqa: E402
 
 
 # ---------------------------------------------------------------- eig / eigvals

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 import retrograd
-from .._compare_helpers import _both, _raises_like, _same
+
 torch = pytest.importorskip("torch")
+
+from .._compare_helpers import _both, _raises_like, _same  # noqa: E402
 
 
 @pytest.mark.parametrize("p", [2.0, 1.0, 3.0, 0.5, 1.5, float("inf")])

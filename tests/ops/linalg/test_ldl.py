@@ -1,10 +1,13 @@
 """Tests of the ldl ops (src/retrograd/_ops/linalg/ldl.py), checked against PyTorch."""
 
-from .._nn_linalg_helpers import _close, _np
 import numpy as np
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
+
+from .._nn_linalg_helpers import _close, _np  # noqa: E402
 
 
 # ------------------------------------------------------- ldl_factor / ldl_solve

@@ -1,12 +1,16 @@
 """Tests of the lowrank ops (src/retrograd/_ops/linalg/lowrank.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._helpers import LIBS, _np, same_error, t
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ._helpers import LIBS, _np, same_error, t  # noqa: E402
 
 
 RNG = np.random.default_rng(0)

@@ -10,7 +10,8 @@ import pytest
 import retrograd
 
 torch = pytest.importorskip("torch")
-from ._helpers import LIBS, _np, assert_same, both, same_error, t
+
+from ._helpers import LIBS, _np, assert_same, both, same_error, t  # noqa: E402
 
 
 RNG = np.random.default_rng(0)

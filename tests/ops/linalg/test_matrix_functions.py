@@ -2,10 +2,13 @@
 
 import numpy as np
 import pytest
-import retrograd as rg
-torch = pytest.importorskip("torch")
-from .._compare_helpers import _both, _raises_like, _same
+
 import retrograd
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from .._compare_helpers import _both, _raises_like, _same  # noqa: E402
 
 
 def test_matrix_exp_float32_accuracy():

@@ -3,11 +3,15 @@ and functions torch removed."""
 from __future__ import annotations
 
 import pytest
+
 import retrograd
-from op_db import all_specs
-torch = pytest.importorskip("torch")
-from ..._error_compare import _err
 import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from op_db import all_specs  # noqa: E402
+
+from ..._error_compare import _err  # noqa: E402
 
 
 torch.set_default_dtype(torch.float32)

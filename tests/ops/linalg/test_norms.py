@@ -1,14 +1,18 @@
 """Tests of the norms ops (src/retrograd/_ops/linalg/norms.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._helpers import LIBS, _np, assert_same, both, same_error, t
 import math
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
-from .._compare_helpers import _raises_like
+
+from ._helpers import LIBS, _np, assert_same, both, same_error, t  # noqa: E402
+from .._compare_helpers import _raises_like  # noqa: E402
 
 
 RNG = np.random.default_rng(0)

@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd
-torch = pytest.importorskip("torch")
 import retrograd as rg
-from .._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same
+
+torch = pytest.importorskip("torch")
+
+from .._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same  # noqa: E402
 
 
 torch.set_default_dtype(torch.float32)

@@ -1,13 +1,17 @@
 """Tests of the solvers ops (src/retrograd/_ops/linalg/solvers.py), checked against PyTorch."""
 from __future__ import annotations
 
-from ._helpers import LIBS, _np, assert_same, both, same_error, t
 import warnings
+
 import numpy as np
 import pytest
+
 import retrograd
+
 torch = pytest.importorskip("torch")
-from ._error_helpers import _pair, _same_error
+
+from ._helpers import LIBS, _np, assert_same, both, same_error, t  # noqa: E402
+from ._error_helpers import _pair, _same_error  # noqa: E402
 
 
 RNG = np.random.default_rng(0)

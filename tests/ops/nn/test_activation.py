@@ -1,14 +1,17 @@
 """Tests of the activation ops (src/retrograd/_ops/nn/activation.py), checked against PyTorch."""
 from __future__ import annotations
 
-from .._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close, _np
 import numpy as np
 import pytest
-import retrograd as rg
-torch = pytest.importorskip("torch")
-from .._nn_linalg_helpers import _close as _close_nn_linalg, _np as _np_nn_linalg, _pair
-from .._reduce_shape_helpers import _both, _dt, _grads_match, _np as _np_reduce_shape, _same
+
 import retrograd
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+from .._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close, _np  # noqa: E402
+from .._nn_linalg_helpers import _close as _close_nn_linalg, _np as _np_nn_linalg, _pair  # noqa: E402
+from .._reduce_shape_helpers import _both, _dt, _grads_match, _np as _np_reduce_shape, _same  # noqa: E402
 
 
 @pytest.mark.parametrize("name", sorted(ACTIVATIONS))

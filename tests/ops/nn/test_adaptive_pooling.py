@@ -1,10 +1,13 @@
 """Tests of the adaptive pooling ops (src/retrograd/_ops/nn/adaptive_pooling.py), checked against PyTorch."""
 
-from ...nn._layer_helpers import _flat, _np, check_error
 import numpy as np
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
+
+from ...nn._layer_helpers import _flat, _np, check_error  # noqa: E402
 
 
 @pytest.mark.parametrize("nd,shape,kw", [

@@ -1,10 +1,13 @@
 """Tests of the conv ops (src/retrograd/_ops/nn/conv.py), checked against PyTorch."""
 
-from .._nn_linalg_helpers import _close, _np
 import numpy as np
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
+
+from .._nn_linalg_helpers import _close, _np  # noqa: E402
 
 
 def test_gradient_penalty_through_a_small_cnn():

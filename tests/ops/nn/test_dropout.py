@@ -1,10 +1,13 @@
 """Tests of the dropout ops (src/retrograd/_ops/nn/dropout.py), checked against PyTorch."""
 
 import numpy as np
-import retrograd
-from ..._error_compare import _err, _np
 import pytest
+
+import retrograd
+
 torch = pytest.importorskip("torch")
+
+from ..._error_compare import _err, _np  # noqa: E402
 
 
 def test_feature_dropout_training_zeroes_whole_channels():

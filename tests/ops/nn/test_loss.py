@@ -2,16 +2,18 @@
 (infinite inputs, ignored targets, target dtypes) and errors, against torch."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
 import retrograd
+import retrograd as rg
+import retrograd.nn.functional as RF
 
 torch = pytest.importorskip("torch")
-import warnings
-import retrograd.nn.functional as RF
-from .._nn_linalg_helpers import _close, _np, _pair
-import retrograd as rg
+
+from .._nn_linalg_helpers import _close, _np, _pair  # noqa: E402
 
 
 @pytest.mark.parametrize("reduction", ["none", "mean", "sum"])

@@ -4,8 +4,9 @@ affine parameters, for 2-d, 3-d and 4-d inputs."""
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
 import retrograd as rg  # noqa: E402
+
+torch = pytest.importorskip("torch")
 
 SHAPES = {1: (6, 3), 3: (4, 3, 5), 2: (4, 3, 5, 6)}  # BatchNorm1d on (N, C) and (N, C, L); 2d
 

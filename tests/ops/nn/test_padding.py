@@ -1,7 +1,9 @@
 """Tests of the padding ops (src/retrograd/_ops/nn/padding.py), checked against PyTorch."""
 
 import pytest
+
 import retrograd as rg
+
 torch = pytest.importorskip("torch")
 
 

@@ -3,10 +3,12 @@ second derivatives, saved-input checks, and the functional lstm, against torch."
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-import retrograd as rg  # noqa: E402
-from ..._error_compare import _np
 import retrograd
+import retrograd as rg  # noqa: E402
+
+torch = pytest.importorskip("torch")
+
+from ..._error_compare import _np  # noqa: E402
 
 
 def _run(lib, bias, proj, seed=0):

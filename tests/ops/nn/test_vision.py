@@ -6,7 +6,8 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
-from .._nn_linalg_helpers import _close, _np, _pair
+
+from .._nn_linalg_helpers import _close, _np, _pair  # noqa: E402
 
 
 # ------------------------------------------------------- grid_sample

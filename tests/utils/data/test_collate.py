@@ -1,13 +1,18 @@
 """default_collate of namedtuples, NumPy values, strings and nested dicts, against torch."""
 
-from ..._behaviour_compare import raises_like, same
 import collections
+
 import numpy as np
 import pytest
+
 import retrograd as rg
 from retrograd.utils import data as rd
+
 torch = pytest.importorskip("torch")
+
 import torch.utils.data as td  # noqa: E402
+
+from ..._behaviour_compare import raises_like, same  # noqa: E402
 
 
 Pair = collections.namedtuple("Pair", ["a", "b"])

@@ -7,8 +7,10 @@ import retrograd as rg
 from retrograd.utils import data as rd
 
 torch = pytest.importorskip("torch")
+
 import torch.utils.data as td  # noqa: E402
-from ..._behaviour_compare import raises_like, same
+
+from ..._behaviour_compare import raises_like, same  # noqa: E402
 
 
 # ------------------------------------------------------------------ 1. utils.data

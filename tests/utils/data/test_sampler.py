@@ -1,12 +1,16 @@
 """utils.data samplers (DistributedSampler), against torch 2.13."""
 
-from ..._behaviour_compare import raises_like, same
 import numpy as np
 import pytest
+
 import retrograd as rg
 from retrograd.utils import data as rd
+
 torch = pytest.importorskip("torch")
+
 import torch.utils.data as td  # noqa: E402
+
+from ..._behaviour_compare import raises_like, same  # noqa: E402
 
 
 @pytest.mark.parametrize("n", [1, 5, 8, 11, 23])
