@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 
 from op_db import all_specs  # noqa: E402
 
-from ..._error_compare import _err  # noqa: E402
+from ._error_compare import _err  # noqa: E402
 
 
 torch.set_default_dtype(torch.float32)
