@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from retrograd._printing import format_tensor, get_printoptions, set_printoptions  # noqa: E402
+from retrograd._printing import format_tensor, get_printoptions, set_printoptions
 
 torch = pytest.importorskip("torch")
 

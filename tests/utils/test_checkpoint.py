@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-import retrograd.utils.checkpoint as rcp  # noqa: E402
+import retrograd.utils.checkpoint as rcp
 from retrograd.utils.checkpoint import CheckpointError, checkpoint, checkpoint_sequential
 
 torch = pytest.importorskip("torch")

@@ -9,7 +9,7 @@ import pytest
 import retrograd
 import retrograd.utils._pytree as rp
 
-import torch.utils._pytree as tp  # noqa: E402
+import torch.utils._pytree as tp
 
 
 P = collections.namedtuple("P", "x y")

@@ -4,7 +4,7 @@ affine parameters, for 2-d, 3-d and 4-d inputs."""
 import numpy as np
 import pytest
 
-import retrograd as rg  # noqa: E402
+import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
