@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-for extra in ("graphviz", "matplotlib", "sklearn", "tqdm"):  # the demo extras (in the test extra too)
-    pytest.importorskip(extra)
 
 from retrograd import viz  # noqa: E402
 from retrograd.demo.seed_blocks import BLOCKS  # noqa: E402

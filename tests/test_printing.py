@@ -7,9 +7,10 @@ import math
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+import retrograd as rg
+from retrograd._printing import format_tensor, get_printoptions, set_printoptions
 
-from retrograd._printing import format_tensor, get_printoptions, set_printoptions  # noqa: E402
+torch = pytest.importorskip("torch")
 
 _NP_TO_TORCH_NAME = {
     np.dtype(np.float16): "float16",
@@ -255,3 +256,20 @@ def test_printoptions_context_manager():
         assert format_tensor(np.array([1.25], np.float32), "float32", is_default_float=True) == "tensor([1.2])"
     assert get_printoptions()["precision"] == 4
     assert get_printoptions()["sci_mode"] is None
+
+
+# ---------------------------------------------------------------- 7. names, reprs, storage, operators
+def test_size_and_device_classes_print_as_public_names():
+    assert repr(type(rg.ones(2, 3).shape)) == repr(type(torch.ones(2, 3).shape)).replace("torch", "retrograd")
+    assert repr(type(rg.device("cpu"))) == "<class 'retrograd.device'>"
+    import pickle
+
+    assert pickle.loads(pickle.dumps(rg.ones(2, 3).shape)) == (2, 3)
+
+
+def test_tensor_subclass_repr_uses_the_class_name():
+    def run(T):
+        My = type("My", (T.Tensor,), {})
+        x = T.ones(3, 4).as_subclass(My)
+        return repr(x), repr(T.nn.Parameter(T.ones(2))), repr(T.ones(2, 2)), str(x)
+    assert run(rg) == run(torch)

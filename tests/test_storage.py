@@ -5,6 +5,7 @@ import warnings
 
 import pytest
 
+import retrograd
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
@@ -46,3 +47,43 @@ def test_typed_storage_as_torch_and_warns_once():
 
     ours, theirs = run(rg), run(torch)
     assert ours == theirs
+
+
+def test_storage_type():
+    for dt in ("float32", "float64", "int64", "bool", "uint8"):
+        r = retrograd.zeros(1, dtype=getattr(retrograd, dt)).storage_type()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t = torch.zeros(1, dtype=getattr(torch, dt)).storage_type()
+        assert r.__name__ == t.__name__
+
+
+def _outcome(fn):
+    """(kind, payload) of calling fn: its value as nested lists + dtype name, or the exception."""
+    try:
+        r = fn()
+    except Exception as e:  # noqa: BLE001 (the exception itself is compared)
+        return ("exc", type(e).__name__, str(e))
+    if hasattr(r, "dtype") and hasattr(r, "tolist"):
+        return ("tensor", str(r.dtype).split(".")[-1], r.tolist())
+    return ("value", r)
+
+
+STORAGE_CASES = {
+    "share_memory_ returns self": lambda T: (lambda a: a.share_memory_() is a)(T.ones(2)),
+    "is_shared": lambda T: (lambda a: (a.is_shared(), a.share_memory_().is_shared(), a[1:].is_shared(),
+                                       a.view(2, 2).is_shared(), (a + 1).is_shared(), a.detach().is_shared()))(
+        T.ones(4)),
+    "view shares base": lambda T: (lambda c: (c[1:].share_memory_(), c.is_shared())[1])(T.ones(3)),
+    "is_set_to": lambda T: (lambda a: (a.is_set_to(a), a.is_set_to(a[:]), a.is_set_to(a.view(4)),
+                                       a.is_set_to(a.view(2, 2)), a.is_set_to(a.detach()), a.is_set_to(a.clone()),
+                                       a[1:].is_set_to(a[1:]), a[1:].is_set_to(a[:3])))(T.ones(4)),
+    "is_set_to empty": lambda T: (lambda e: (e.is_set_to(e), e.is_set_to(T.empty(0))))(T.empty(0)),
+    "is_set_to list": lambda T: T.ones(1).is_set_to([1]),
+}
+
+
+@pytest.mark.parametrize("case", list(STORAGE_CASES))
+def test_storage_queries_like_torch(case):
+    fn = STORAGE_CASES[case]
+    assert _outcome(lambda: fn(rg)) == _outcome(lambda: fn(torch))

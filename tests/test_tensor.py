@@ -13,10 +13,13 @@ import warnings
 import numpy as np
 import pytest
 
+import retrograd
 import retrograd as R
-from parity import same_error, same_repr
+import retrograd as rg
 
 torch = pytest.importorskip("torch")
+
+from parity import same_error, same_repr  # noqa: E402
 
 
 # ------------------------------------------------------------------ creation
@@ -373,3 +376,149 @@ def test_deepcopy_and_pickle_leaf():
 
 def test_deepcopy_nonleaf_fails_like_torch():
     same_error(lambda T: copy.deepcopy(T.ones(1, requires_grad=True) * 2))
+
+
+def test_small_attributes():
+    x = retrograd.arange(6.).reshape(2, 3)
+    tx = torch.arange(6.).reshape(2, 3)
+    assert x.is_cpu and not x.is_conj() and not x.is_neg()
+    assert x.t().dim_order() == tx.t().dim_order() and x.dim_order() == tx.dim_order()
+    assert x[1].storage_offset() == tx[1].storage_offset() == 3
+    assert x.storage_offset() == 0
+    assert x.conj() is x and x.resolve_conj() is x and x.real is x and retrograd.real(x) is x
+    assert x.is_same_size(retrograd.zeros(2, 3)) and not x.is_same_size(retrograd.zeros(3, 2))
+    assert x.nelement() == 6
+    assert retrograd.is_nonzero(retrograd.tensor([3]))
+
+
+def test_new_and_new_empty_strided():
+    x = retrograd.zeros(2, dtype=retrograd.float64)
+    tx = torch.zeros(2, dtype=torch.float64)
+    for args in [(2, 3), ([1, 2],), ((2, 3),), ()]:
+        a, b = x.new(*args), tx.new(*args)
+        assert tuple(a.shape) == tuple(b.shape) and a.dtype == retrograd.float64
+    assert x.new([1, 2]).tolist() == [1., 2.]
+    assert tuple(x.new(retrograd.Size([2, 1])).shape) == (2, 1)
+    e = x.new_empty_strided((2, 3), (1, 2))
+    assert e.stride() == tx.new_empty_strided((2, 3), (1, 2)).stride() and e.dtype == retrograd.float64
+
+
+def test_apply_and_map():
+    for lib in (retrograd, torch):
+        x = lib.arange(4.)
+        assert x.apply_(lambda v: v * v) is x and x.tolist() == [0., 1., 4., 9.]
+        x.map_(lib.tensor([1., 1., 1., 1.]), lambda a, b: a + b)
+        assert x.tolist() == [1., 2., 5., 10.]
+
+
+def _err(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e).split(" (Triggered")[0]
+    return None
+
+
+def test_set_default_tensor_type():
+    try:
+        with pytest.warns(UserWarning, match=r"set_default_tensor_type\(\) is deprecated as of PyTorch 2.1"):
+            retrograd.set_default_tensor_type("torch.DoubleTensor")
+        assert retrograd.get_default_dtype() == retrograd.float64
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            retrograd.set_default_tensor_type(retrograd.FloatTensor)
+        assert retrograd.get_default_dtype() == retrograd.float32
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert _err(lambda: retrograd.set_default_tensor_type("torch.LongTensor")) == \
+                _err(lambda: torch.set_default_tensor_type("torch.LongTensor"))
+    finally:
+        retrograd.set_default_dtype(retrograd.float32)
+        torch.set_default_dtype(torch.float32)
+
+
+def _outcome(f, T):
+    try:
+        return "ok", f(T)
+    except Exception as exc:  # noqa: BLE001 - type and text compared with torch's
+        return type(exc).__name__, str(exc)
+
+
+@pytest.mark.parametrize("f", [
+    lambda T: setattr(T.ones(2, requires_grad=True) * 2, "requires_grad", True),
+    lambda T: setattr(T.ones(2, requires_grad=True) * 2, "requires_grad", False),
+    lambda T: T.nn.Linear(3, 2)(T.ones(2, 3, dtype=T.int64)),
+])
+def test_messages_as_torch(f):
+    assert _outcome(f, rg) == _outcome(f, torch)
+
+
+def _outcome_client(fn):
+    """(kind, payload) of calling fn: its value as nested lists + dtype name, or the exception."""
+    try:
+        r = fn()
+    except Exception as e:  # noqa: BLE001 (the exception itself is compared)
+        return ("exc", type(e).__name__, str(e))
+    if hasattr(r, "dtype") and hasattr(r, "tolist"):
+        return ("tensor", str(r.dtype).split(".")[-1], r.tolist())
+    return ("value", r)
+
+
+# ---------------------------------------------------------------- 4. legacy tensor types
+LEGACY_CASES = {
+    "names": lambda T: (T.FloatTensor.__name__, T.FloatTensor.__module__.replace("retrograd", "torch"),
+                        type(T.FloatTensor).__name__, repr(T.FloatTensor).replace("retrograd", "torch")),
+    "isinstance": lambda T: (isinstance(T.ones(2), T.FloatTensor), isinstance(T.ones(2, dtype=T.float64),
+                             T.FloatTensor), isinstance(T.ones(2), T.DoubleTensor), isinstance(
+                             T.nn.Parameter(T.ones(2)), T.FloatTensor), isinstance(1, T.FloatTensor),
+                             isinstance(T.ones(1, dtype=T.int64), T.LongTensor), isinstance(T.ones(1), T.Tensor)),
+    "not subclasses": lambda T: (issubclass(T.Tensor, T.FloatTensor), issubclass(T.FloatTensor, T.Tensor)),
+    "attributes": lambda T: (str(T.FloatTensor.dtype).split(".")[1], T.FloatTensor.is_cuda,
+                             T.FloatTensor.is_sparse),
+    "sizes": lambda T: T.FloatTensor(2, 3).shape,
+    "sizes type": lambda T: type(T.FloatTensor(2, 3)).__name__,
+    "Size": lambda T: T.FloatTensor(T.Size([2, 3])).shape,
+    "numpy int size": lambda T: T.FloatTensor(np.int64(2)).shape,
+    "list": lambda T: T.FloatTensor([1, 2]),
+    "tuple": lambda T: T.FloatTensor((1, 2)),
+    "range": lambda T: T.FloatTensor(range(3)),
+    "ndarray": lambda T: T.FloatTensor(np.ones(2)),
+    "0-d ndarray": lambda T: T.FloatTensor(np.array(2.)),
+    "empty": lambda T: T.FloatTensor(),
+    "long from floats": lambda T: T.LongTensor([1.5, 2]),
+    "int": lambda T: T.IntTensor([1]), "short": lambda T: T.ShortTensor([1]), "char": lambda T: T.CharTensor([1]),
+    "byte": lambda T: T.ByteTensor([1, 2]), "bool": lambda T: T.BoolTensor([1, 0]),
+    "half": lambda T: T.HalfTensor([1]), "double sizes": lambda T: (T.DoubleTensor(3).shape,
+                                                                     T.DoubleTensor(3).dtype == T.float64),
+    "same-dtype tensor": lambda T: T.FloatTensor(T.ones(2)),
+    "tensor requiring grad": lambda T: (lambda r: (r.tolist(), type(r.grad_fn).__name__))(
+        T.FloatTensor(T.ones(2, requires_grad=True))),
+    "shares memory": lambda T: (lambda a: T.FloatTensor(a).data_ptr() == a.data_ptr())(T.ones(2)),
+    "other-dtype tensor": lambda T: T.FloatTensor(T.ones(2, dtype=T.float64)),
+    "0-d long tensor": lambda T: T.FloatTensor(T.tensor(2)),
+    "float scalar": lambda T: T.FloatTensor(2.5), "bool scalar": lambda T: T.FloatTensor(True),
+    "None": lambda T: T.FloatTensor(None), "str": lambda T: T.FloatTensor("a"),
+    "dtype kwarg": lambda T: T.FloatTensor([1], dtype=T.float64),
+    "requires_grad kwarg": lambda T: T.FloatTensor([1.], requires_grad=True),
+    "device kwarg": lambda T: T.FloatTensor([1], device="cpu"),
+    "negative size": lambda T: T.FloatTensor(2, -3),
+    "size then list": lambda T: T.FloatTensor(2, [1]),
+    "size then None": lambda T: T.FloatTensor(2, None),
+    "ragged": lambda T: T.FloatTensor([[1], [2, 3]]),
+    "type(FloatTensor)": lambda T: T.ones(2).type(T.FloatTensor),
+    "type(DoubleTensor)": lambda T: T.ones(2).type(T.DoubleTensor),
+    "type(LongTensor)": lambda T: T.ones(2).type(T.LongTensor),
+    "type('torch.DoubleTensor')": lambda T: T.ones(2).type("torch.DoubleTensor"),
+    "type(Tensor)": lambda T: T.ones(2, dtype=T.float64).type(T.Tensor),
+    "type same is self": lambda T: (lambda x: x.type(T.FloatTensor) is x)(T.ones(2)),
+    "type keeps grad": lambda T: (lambda r: (r.dtype == T.float64, type(r.grad_fn).__name__))(
+        T.ones(2, requires_grad=True).type(T.DoubleTensor, non_blocking=True)),
+    "type bad": lambda T: T.ones(2).type(int),
+    "typename": lambda T: T.typename(T.FloatTensor([1])),
+}
+
+
+@pytest.mark.parametrize("case", list(LEGACY_CASES))
+def test_legacy_tensor_types_like_torch(case):
+    fn = LEGACY_CASES[case]
+    assert _outcome_client(lambda: fn(rg)) == _outcome_client(lambda: fn(torch))

@@ -43,3 +43,16 @@ def test_refuses_when_real_torch_is_loaded():
     code = "import torch, retrograd\ntry:\n    retrograd.register_as_torch()\nexcept RuntimeError as e:\n    print(e)\n"
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "the real torch is already imported" in p.stdout
+
+
+def test_alias_keeps_retrograds_own_module_specs():
+    # an aliased import must not rename retrograd's modules, or their lazy relative imports
+    # would warn (ImportWarning: __package__ != __spec__.parent), an error under -W error
+    code = ("import retrograd; retrograd.register_as_torch()\n"
+            "import torch, torch.autograd, torch.utils.checkpoint\n"
+            "assert retrograd.autograd.__spec__.name == 'retrograd.autograd'\n"
+            "x = torch.ones(2, requires_grad=True)\n"
+            "torch.autograd.grad((x * x).sum(), x)\n"
+            "torch.utils.checkpoint.checkpoint(lambda a: a * 2, x, use_reentrant=False).sum().backward()\n")
+    p = subprocess.run([sys.executable, "-W", "error::ImportWarning", "-c", code], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr

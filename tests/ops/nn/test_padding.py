@@ -1,0 +1,26 @@
+"""Tests of the padding ops (src/retrograd/_ops/nn/padding.py), checked against PyTorch."""
+
+import pytest
+
+import retrograd as rg
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("mode,shape", [("reflect", (2, 3, 4)), ("replicate", (1, 2, 3, 4))])
+def test_pad_modes_node_names(mode, shape):
+    pad = (1, 2) if len(shape) == 3 else (2, 1, 1, 0)
+    names = []
+    for lib in (torch, rg):
+        x = lib.ones(shape, requires_grad=True)
+        names.append(type(lib.nn.functional.pad(x, pad, mode=mode).grad_fn).__name__)
+    assert names[0] == names[1]
+
+
+def test_pad_reflect_int_and_empty():
+    for lib_args in ((torch.arange(10).reshape(2, 5), rg.arange(10).reshape(2, 5)),):
+        a, b = (lib.nn.functional.pad(x, (2, 1), mode="reflect") for lib, x in zip((torch, rg), lib_args))
+        assert a.tolist() == b.tolist()
+    a = torch.nn.functional.pad(torch.zeros(0, 3, 3), (1, 1), mode="replicate")
+    b = rg.nn.functional.pad(rg.zeros(0, 3, 3), (1, 1), mode="replicate")
+    assert tuple(a.shape) == tuple(b.shape)

@@ -1,0 +1,26 @@
+"""Tests of the masked ops (src/retrograd/_ops/masked.py), checked against PyTorch."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import retrograd
+
+torch = pytest.importorskip("torch")
+
+from ._pointwise_helpers import _same  # noqa: E402
+
+
+def test_where_forms_and_uint8_condition():
+    c_r, c_t = retrograd.tensor([True, False, True]), torch.tensor([True, False, True])
+    for a, b in ((1.0, 0.0), (1, 0), (2, 0.5), (True, False)):
+        _same(retrograd.where(c_r, a, b), torch.where(c_t, a, b))
+    with pytest.warns(UserWarning, match="uint8 condition"):
+        ours = retrograd.where(retrograd.tensor([1, 0], dtype=retrograd.uint8), 1.0, 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = torch.where(torch.tensor([1, 0], dtype=torch.uint8), 1.0, 0.0)
+    _same(ours, theirs)
+    assert [t.tolist() for t in retrograd.where(retrograd.tensor([[1, 0], [0, 3]]))] == [[0, 1], [0, 1]]
