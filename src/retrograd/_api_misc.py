@@ -89,7 +89,7 @@ def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
 def _igamma_(self: Tensor, other: Tensor) -> Tensor:
     """In-place :func:`retrograd.igamma`."""
     from ._ops._inplace import inplace_via
-    from ._ops.special_fns import igamma
+    from ._ops.special import igamma
 
     return inplace_via(self, lambda x: igamma(x, other), (other,))
 
@@ -97,7 +97,7 @@ def _igamma_(self: Tensor, other: Tensor) -> Tensor:
 def _igammac_(self: Tensor, other: Tensor) -> Tensor:
     """In-place :func:`retrograd.igammac`."""
     from ._ops._inplace import inplace_via
-    from ._ops.special_fns import igammac
+    from ._ops.special import igammac
 
     return inplace_via(self, lambda x: igammac(x, other), (other,))
 

@@ -194,7 +194,7 @@ _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bf
 
 
 def _options(dt: D.dtype) -> str:
-    from ._ops.linalg import CPP_NAMES
+    from ._ops.linalg.products import CPP_NAMES
 
     name = CPP_NAMES.get(dt.name, dt.name)
     return (f"TensorOptions(dtype={name}, device=cpu, layout=Strided, requires_grad=false (default), "

@@ -931,7 +931,7 @@ def _normal_op(kind: int):
     """The recorded op of ``normal`` with tensor mean (1), std (2) or both (3): zero rules."""
     if kind not in _NORMAL_OPS:
         from ._ops._registry import primitive
-        from ._ops.pointwise import mul
+        from ._ops.binary import mul
 
         def zero(g):
             return mul(g, 0)

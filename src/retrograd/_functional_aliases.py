@@ -89,7 +89,7 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     >>> torch.hardshrink(torch.tensor([0.3, -1.]))
     tensor([ 0., -1.])
     """
-    from ._ops.nn_ops_more import hardshrink as _hardshrink  # (one op: NaN kept, HardshrinkBackward0)
+    from ._ops.nn.activation import hardshrink as _hardshrink
 
     return _hardshrink(input, lambd)
 

@@ -541,7 +541,7 @@ class Tensor:
                                    f" to a tensor of type {_CPP_NAMES.get(self._data.dtype.name, self._data.dtype.name)}")
             data = source._data
             if size is not None:
-                from ._ops.tensor_extras import as_strided
+                from ._ops.strided import as_strided
 
                 with grad_mode.no_grad():
                     data = as_strided(source, tuple(size), stride, storage_offset)._data

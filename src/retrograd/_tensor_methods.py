@@ -49,16 +49,16 @@ def bind_family_methods() -> None:
     import importlib
     import pkgutil
 
-    for info in pkgutil.iter_modules(O.__path__):
-        mod = importlib.import_module(f"{O.__name__}.{info.name}")
+    for info in pkgutil.walk_packages(O.__path__, O.__name__ + "."):  # (linalg/ and nn/ too)
+        mod = importlib.import_module(info.name)
         bind(getattr(mod, "METHODS", ()), mod)
 
 
 bind_family_methods()
 # (these methods also take dims one by one, x.permute(1, 0); the functions want one tuple)
 Tensor.permute = O.shape.permute_method
-Tensor.flip = O.shape_more.flip_method
-Tensor.tile = O.shape_more.tile_method
+Tensor.flip = O.rearrange.flip_method
+Tensor.tile = O.rearrange.tile_method
 
 
 def _sum_to_size(self, *size):
@@ -236,7 +236,7 @@ Tensor.new_tensor = lambda self, data, *, dtype=None, device=None, requires_grad
 
 # ---------------------------------------------------------------------------- small extras (tensor_extras)
 def _storage_offset(self) -> int:
-    from ._ops.tensor_extras import _offset
+    from ._ops.strided import _offset
 
     return _offset(self)
 
@@ -333,7 +333,7 @@ def _set_(self, source=None, storage_offset: int = 0, size=None, stride=None):
     elif isinstance(source, TypedStorage):
         if source.dtype is not self.dtype:  # (an UntypedStorage is read as self's dtype)
             from ._compat import _SCALAR_NAMES
-            from ._ops.linalg import CPP_NAMES
+            from ._ops.linalg.products import CPP_NAMES
 
             raise RuntimeError(f"Expected a Storage of type {CPP_NAMES.get(self.dtype.name, self.dtype.name)} or an "
                                f"UntypedStorage, but got type {_SCALAR_NAMES[source.dtype.name]} for argument 1 "

@@ -1,7 +1,7 @@
 """``retrograd.special``: PyTorch's ``torch.special`` namespace.
 
 Most names are retrograd ops under their SciPy-style names (``expit`` is ``sigmoid``,
-``gammaln`` is ``lgamma`` ...); the rest are the ops of ``_ops/special_fns.py``.
+``gammaln`` is ``lgamma`` ...); the rest are the ops of ``_ops/special.py``.
 Functions PyTorch does not differentiate (the Bessel family) return tensors that never
 require grad, as in PyTorch.
 
@@ -11,14 +11,15 @@ tensor([0.5000])
 """
 from __future__ import annotations
 
-from ._ops import special_fns as _sf
-from ._ops.special_polys import POLYNOMIALS as _POLYNOMIALS
-from ._ops.misc_more import i0, mvlgamma
-from ._ops.nn_ops import log_softmax as _log_softmax, softmax as _softmax
-from ._ops.pointwise import sigmoid
-from ._ops.pointwise_more import (digamma, erf, erfc, erfinv, exp2, expm1, lgamma, log1p, logit, polygamma,
-                                  round as _round, sinc, xlogy)
-from ._ops.reduce_more import logsumexp
+from ._ops import special as _sf
+from ._ops.special import POLYNOMIALS as _POLYNOMIALS
+from ._ops.special import i0, mvlgamma
+from ._ops.nn.activation import log_softmax as _log_softmax, softmax as _softmax
+from ._ops.unary import sigmoid
+from ._ops.unary import (digamma, erf, erfc, erfinv, exp2, expm1, lgamma, log1p, logit, polygamma, round as _round,
+                         sinc)
+from ._ops.binary import xlogy
+from ._ops.reduction import logsumexp
 from ._tensor import Tensor
 
 __all__ = [
@@ -41,7 +42,7 @@ gammaln = lgamma
 psi = digamma
 multigammaln = mvlgamma
 
-# ---------------------------------------------------------------- ops of _ops/special_fns.py
+# ---------------------------------------------------------------- ops of _ops/special.py
 entr = _sf.special_entr
 xlog1py = _sf.special_xlog1py
 ndtr = _sf.special_ndtr

@@ -6,7 +6,8 @@ forward vs torch in float32 and float64, first and second derivatives vs torch,
 hypothesis-generated broadcasting for binary ops.  ``tests/test_ops.py`` runs them all;
 ``scripts/gen_ops_doc.py`` turns the table into docs/ops.md.
 
-Family files (``pointwise.py``, ``reduce.py`` ...) each define ``SPECS: list[OpSpec]``.
+The files mirror ``retrograd/_ops`` (``unary.py`` beside ``_ops/unary.py``, ``linalg/solvers.py``
+beside ``_ops/linalg/solvers.py`` ...); each defines ``SPECS: list[OpSpec]``.
 """
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from ._spec import OpSpec, S, T  # noqa: F401
 
 def all_specs() -> list[OpSpec]:
     specs: list[OpSpec] = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
+    for info in pkgutil.walk_packages(__path__, __name__ + "."):  # (linalg/ and nn/ too)
+        if info.name.rsplit(".", 1)[-1].startswith("_"):
             continue
-        mod = importlib.import_module(f"{__name__}.{info.name}")
+        mod = importlib.import_module(info.name)
         specs.extend(getattr(mod, "SPECS", []))
     return specs

@@ -1,39 +1,66 @@
-"""The op table.  Each family module holds primitives (forward + rules) side by side with
-the public functions built on them; this package re-exports the public functions.
+"""The op table, one module per subject (unary, binary, reduction, shape, indexing, linalg/, nn/ ...).
 
-Find any op's derivative by searching for ``primitive("<name>"``.
+Each module holds primitives (forward + rules) side by side with the public functions built
+on them; this package re-exports the public functions.  Find any op's derivative by searching
+for ``primitive("<name>"``.
 """
+import types as _types
+
 from ._registry import OPS, apply, apply_inplace, primitive  # noqa: F401
-from .convert import *  # noqa: F401,F403
-from .indexing import *  # noqa: F401,F403
-from .linalg import *  # noqa: F401,F403
-from .pointwise import *  # noqa: F401,F403
-from .reduce import *  # noqa: F401,F403
+from .unary import *  # noqa: F401,F403
+from .binary import *  # noqa: F401,F403
+from .comparison import *  # noqa: F401,F403
+from .masked import *  # noqa: F401,F403
+from .clamp import *  # noqa: F401,F403
+from .bitwise import *  # noqa: F401,F403
+from .ternary import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .views_inplace import *  # noqa: F401,F403
-from .nn_ops import *  # noqa: F401,F403
-from .shape_more import *  # noqa: F401,F403
-from .indexing_more import *  # noqa: F401,F403
-from .reduce_more import *  # noqa: F401,F403
-from .linalg_more import *  # noqa: F401,F403
-from .pointwise_more import *  # noqa: F401,F403
-from .logical import *  # noqa: F401,F403
-from .misc_more import *  # noqa: F401,F403
-from .tensor_extras import *  # noqa: F401,F403
-from .nn_ops_more import *  # noqa: F401,F403
-from .api_extras import *  # noqa: F401,F403
-from .special_fns import *  # noqa: F401,F403
-from .linalg_lu import *  # noqa: F401,F403
-from .linalg_householder import *  # noqa: F401,F403
-from .linalg_legacy import *  # noqa: F401,F403
-from .nn_fused import *  # noqa: F401,F403
-from .nn_pad import *  # noqa: F401,F403
-from .linalg_ldl import *  # noqa: F401,F403
-from .api_names import *  # noqa: F401,F403
-from .nn_native import *  # noqa: F401,F403
-from .nn_rnn_functional import *  # noqa: F401,F403
+from .reduction import *  # noqa: F401,F403
+from .joining import *  # noqa: F401,F403
+from .rearrange import *  # noqa: F401,F403
+from .diagonal import *  # noqa: F401,F403
+from .indexing import *  # noqa: F401,F403
+from .scatter import *  # noqa: F401,F403
+from .index_dim import *  # noqa: F401,F403
+from .sorting import *  # noqa: F401,F403
+from .scan import *  # noqa: F401,F403
+from .statistics import *  # noqa: F401,F403
+from .calculus import *  # noqa: F401,F403
+from .linalg.distances import *  # noqa: F401,F403
+from .linalg.norms import *  # noqa: F401,F403
+from .creation import *  # noqa: F401,F403
+from .special import *  # noqa: F401,F403
+from .copies import *  # noqa: F401,F403
+from .linalg.matrix_functions import *  # noqa: F401,F403
+from .random import *  # noqa: F401,F403
+from .strided import *  # noqa: F401,F403
+from .conversion import *  # noqa: F401,F403
+from .complex import *  # noqa: F401,F403
+from .nn.loss import *  # noqa: F401,F403
+from .nn.normalization import *  # noqa: F401,F403
+from .nn.vision import *  # noqa: F401,F403
+from .nn.dropout import *  # noqa: F401,F403
+from .linalg.products import *  # noqa: F401,F403
+from .linalg.solvers import *  # noqa: F401,F403
+from .linalg.einsum import *  # noqa: F401,F403
+from .linalg.addmm import *  # noqa: F401,F403
+from .linalg.top_level import *  # noqa: F401,F403
+from .linalg.lu import *  # noqa: F401,F403
+from .linalg.lowrank import *  # noqa: F401,F403
+from .linalg.householder import *  # noqa: F401,F403
+from .nn.conv import *  # noqa: F401,F403
+from .nn.pooling import *  # noqa: F401,F403
+from .nn.adaptive_pooling import *  # noqa: F401,F403
+from .nn.activation import *  # noqa: F401,F403
+from .nn.embedding import *  # noqa: F401,F403
+from .nn.padding import *  # noqa: F401,F403
+from .nn.native import *  # noqa: F401,F403
+from .nn.recurrent import *  # noqa: F401,F403
 
 from ._out_table import give_out as _give_out  # noqa: E402
 
 _give_out(globals())  # out= for the functions that lack it (the package namespace only)
 del _give_out
+# the public functions only (not the submodules: retrograd's namespace must not show them)
+__all__ = [_n for _n, _v in globals().items() if not _n.startswith("_") and not isinstance(_v, _types.ModuleType)]

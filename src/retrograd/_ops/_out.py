@@ -32,7 +32,7 @@ def _check_cast(name: str, result: Tensor, out: Tensor) -> None:
 
 def write_out(name: str, result: Tensor, out, mode: str | Callable = "cast") -> Tensor:
     """Copy ``result`` into ``out`` under ``mode`` (see the module doc) and return ``out``."""
-    from .linalg import _write_out
+    from .linalg.products import _write_out
 
     if callable(mode):
         mode(result, out)
@@ -61,7 +61,7 @@ def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = N
         def wrapper(*args, out=None, **kwargs):
             if out is None:
                 return fn(*args, **kwargs)
-            from .linalg import _check_out
+            from .linalg.products import _check_out
 
             tensors = [a for a in args if isinstance(a, Tensor)]
             for a in args:  # (a sequence of tensors: vstack, hstack ...)
@@ -134,7 +134,7 @@ def same_as_input(result: Tensor, out: Tensor) -> None:
 
 
 def _cpp(d) -> str:
-    from .linalg import CPP_NAMES
+    from .linalg.products import CPP_NAMES
 
     return CPP_NAMES.get(d.name, d.name)
 
@@ -152,7 +152,7 @@ def reduce_out(name: str, *, float_result: bool = False, dim_required: bool = Tr
         def wrapper(input, *args, out=None, **kwargs):
             if out is None:
                 return fn(input, *args, **kwargs)
-            from .linalg import _check_out
+            from .linalg.products import _check_out
 
             if dim_required and not args and kwargs.get("dim") is None:
                 raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, out=Tensor), "
@@ -203,7 +203,7 @@ def values_indices_out(name: str, style: str = "mode"):
         def wrapper(input, *args, out=None, **kwargs):
             if out is None:
                 return fn(input, *args, **kwargs)
-            from .linalg import _check_out
+            from .linalg.products import _check_out
 
             if style != "mode" and not args and kwargs.get("dim") is None:
                 raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')

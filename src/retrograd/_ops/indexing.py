@@ -1,9 +1,4 @@
-"""``x[key]`` and ``x[key] = v``.
-
-Basic keys (ints, slices, None, Ellipsis) decompose into select / slice / unsqueeze views,
-exactly the node chain PyTorch records.  Keys with integer or boolean arrays go through
-the ``index`` primitive, whose dual is ``index_backward`` (scatter-add into zeros).
-"""
+"""Getitem/setitem/index_put(_), nonzero/nonzero_static, argwhere, take, put, unravel_index."""
 from __future__ import annotations
 
 import warnings
@@ -11,20 +6,25 @@ import warnings
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import Tensor, _scalar_type_name, bump_version
-from . import _registry
-from ._out import need_dtype, with_out
-from ._registry import apply, apply_inplace, primitive
+from .._tensor import Tensor, Tensor as _T, _scalar_type_name, bump_version
 from ..autograd import grad_mode
-from .._tensor import Tensor as _T
+from . import _registry
+from ._common import tensor_args, to_tensor
+from ._composite import _tname
+from ._out import need_dtype, with_out
+from ._registry import _wrap, apply, apply_inplace, primitive
+from .reduction import _const
+from .scatter import _np_index
 from .shape import _as_view, _select, expand, reshape, slice_dim, sum_to, unsqueeze
+
+__all__ = ["getitem", "setitem", "nonzero", "index_put_", "take", "argwhere", "index_put", "unravel_index", "put",
+           "put_", "nonzero_static"]
+METHODS = ["take", "argwhere", "index_put", "put", "put_", "nonzero_static"]
 
 
 def select(t: _T, dim: int, i: int) -> _T:
     """``t.select(dim, i)`` for a key item whose bounds ``_plan`` already checked."""
     return _as_view(apply(_select, (t,), {"dim": dim, "index": i % t._data.shape[dim]}), t)
-
-__all__ = ["getitem", "setitem", "nonzero", "index_put_"]
 
 
 def _index_bw_fw(g, *, shape, key):
@@ -470,3 +470,127 @@ def nonzero(input: Tensor, *, as_tuple: bool = False, out: Tensor | None = None)
     if as_tuple and out is not None:
         raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
     return _nonzero(input, as_tuple=as_tuple) if out is None else _nonzero(input, as_tuple=as_tuple, out=out)
+
+
+# ---------------------------------------------------------------- take / index_put
+def _take_bw_np(grad, *, shape, index):
+    out = np.zeros(int(np.prod(shape)), dtype=grad.dtype)
+    np.add.at(out, index, grad)
+    return out.reshape(shape)
+
+
+_take = primitive("take", lambda a, *, index: a.reshape(-1)[index], node="TakeBackward0",
+                  a=lambda g, a_shape, index: apply(_take_backward, (g,), {"shape": a_shape, "index": index}))
+_take_backward = primitive("take_backward", _take_bw_np, node="TakeBackwardBackward0",
+                           grad=lambda g, index: apply(_take, (g,), {"index": index}))
+
+
+@tensor_args("take", index=2)
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """Elements of the flattened ``input`` at ``index`` (result has ``index``'s shape)."""
+    idx = _np_index(index, "take")
+    n = input._data.size
+    if idx.size:
+        bad = idx[(idx < -n) | (idx >= n)]
+        if bad.size:
+            raise IndexError(f"out of range: tried to access index {int(bad.flat[0])} on a tensor of {n} elements.")
+    return apply(_take, (input,), {"index": idx % n if n else idx})
+
+
+def index_put(input: Tensor, indices, values, accumulate: bool = False) -> Tensor:
+    """Out-of-place ``input.index_put_(indices, values, accumulate)``."""
+
+    key, v = put_args(input, indices, values, "index_put")
+    return apply(_index_put, (input, v), {"key": key, "accumulate": bool(accumulate)})
+
+
+# ---------------------------------------------------------------- no-grad index queries
+def argwhere(input: Tensor) -> Tensor:
+    """Indices of the non-zero elements, one row each (same as ``nonzero()``)."""
+    return nonzero(input)
+
+
+def unravel_index(indices, shape) -> tuple:
+    """Coordinates of flat ``indices`` in an array of ``shape`` (a tuple of tensors).
+
+    >>> import retrograd as torch
+    >>> torch.unravel_index(torch.tensor(4), (3, 2))
+    (tensor(2), tensor(0))
+    """
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {type(indices).__name__}")
+    a = indices._data
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if isinstance(shape, Tensor) or not isinstance(shape, (int, np.integer, list, tuple)):
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    if not isinstance(shape, (int, np.integer)):
+        for s in shape:
+            if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+                raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(s)}")
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
+    if any(s < 0 for s in shape):
+        raise ValueError("'shape' cannot have negative values, but got " + str(tuple(shape)))
+    # PyTorch divides with floor semantics and wraps out-of-range indices (no bounds check)
+    rest = a.astype(np.int64)
+    coords = []
+    for s in reversed(shape):
+        if s == 0:
+            coords.append(np.zeros_like(rest))
+            continue
+        coords.append(np.mod(rest, s))
+        rest = np.floor_divide(rest, s)
+    return tuple(_const(c) for c in reversed(coords))
+
+
+# ---------------------------------------------------------------------------- put, index_reduce
+def _flat_index(input: Tensor, index) -> np.ndarray:
+    idx = np.asarray(index._data if isinstance(index, Tensor) else index).reshape(-1)
+    n = input._data.size
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("put_(): Expected a long tensor for index, but got "
+                           f"{_tname(to_tensor(index))}")
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {int(idx[bad][0])} on a tensor of {n} elements.")
+    return np.where(idx < 0, idx + n, idx)
+
+
+@tensor_args("put", index=2, source=3)
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """``input`` with ``source`` written at flat indices ``index`` (summed when ``accumulate``).
+
+    >>> import retrograd as torch
+    >>> torch.zeros(2, 2).put(torch.tensor([0, 3]), torch.tensor([1., 2.]))
+    tensor([[1., 0.],
+            [0., 2.]])
+    """
+
+    idx = _flat_index(input, index)
+    src = reshape(to_tensor(source, dtype=input.dtype), -1)
+    flat = reshape(input, -1)
+    return reshape(index_put(flat, (_wrap(idx, False, None, 0),), src, accumulate), input._data.shape)
+
+
+@tensor_args("put_", True, index=1, source=2)
+def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """In-place ``put``."""
+    from ._inplace import inplace_via
+
+    return inplace_via(self, lambda x: put(x, index, source, accumulate), (source,))
+
+
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
+    """``nonzero`` padded with ``fill_value`` (or truncated) to exactly ``size`` rows.
+
+    >>> import retrograd as torch
+    >>> torch.tensor([0, 3, 0]).nonzero_static(size=2)
+    tensor([[ 1],
+            [-1]])
+    """
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got size: {size}")
+    nz = np.argwhere(np.asarray(input._data)).astype(np.int64)[:size]
+    out = np.full((size, input._data.ndim), fill_value, dtype=np.int64)
+    out[:len(nz)] = nz
+    return _wrap(out, False, None, 0)

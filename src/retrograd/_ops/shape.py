@@ -1,24 +1,26 @@
-"""Shape and view ops (reshape, transpose, expand, squeeze, sum_to, slicing).
-
-View ops return tensors that share memory and the version counter with their input
-(``_base`` is set), as PyTorch's views do.  Duals point at each other:
-expand <-> sum_to, select <-> select_backward, slice <-> slice_backward.
-"""
+"""Reshape/view/transpose/permute/squeeze/unsqueeze/expand/select/narrow/movedim, broadcast_*,
+meshgrid, atleast_*, ravel, unflatten, in-place t_/transpose_/squeeze_/unsqueeze_."""
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
 from .. import _dtype as D
 from .._layout import check_memory_format, contiguous_format, preserve_format, relaid
-from .._tensor import Tensor
-from ._common import parse_shape, shape_str, tensor_args, wrap_dim, wrap_dims
-from ._registry import apply, primitive
+from .._size import Size
+from .._tensor import Tensor, bump_version, check_inplace
 from .._views import register_view as _register_view
+from ._common import broadcast_error, parse_shape, shape_str, tensor_args, wrap_dim, wrap_dims
+from ._registry import apply, primitive
 
-__all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute", "expand",
-           "expand_as", "unsqueeze", "squeeze", "sum_to", "select", "narrow", "flatten",
-           "contiguous", "view_as", "reshape_as", "movedim", "moveaxis", "slice_dim", "adjoint"]
-METHODS = ["adjoint"]
+__all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute", "expand", "expand_as",
+           "unsqueeze", "squeeze", "sum_to", "select", "narrow", "flatten", "contiguous", "view_as", "reshape_as",
+           "movedim", "moveaxis", "slice_dim", "adjoint", "unflatten", "broadcast_to", "broadcast_tensors",
+           "broadcast_shapes", "meshgrid", "atleast_1d", "atleast_2d", "atleast_3d", "ravel", "t_", "transpose_",
+           "swapaxes_", "swapdims_", "squeeze_", "unsqueeze_", "slice_inverse"]
+METHODS = ["adjoint", "unflatten", "broadcast_to", "ravel", "t_", "transpose_", "swapaxes_", "swapdims_", "squeeze_",
+           "unsqueeze_", "slice_inverse"]
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:
@@ -448,7 +450,7 @@ def contiguous(input: Tensor, memory_format=None) -> Tensor:
             raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
         if relaid(input._data, memory_format) is input._data:  # (also checks the rank)
             return input
-    from .convert import clone
+    from .conversion import clone
 
     return clone(input, memory_format=memory_format)
 
@@ -541,3 +543,237 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(input, d, start, start + length, 1)
+
+
+# ---------------------------------------------------------------- broadcasting helpers
+def broadcast_to(input: Tensor, *size) -> Tensor:
+    """A broadcast view of ``input`` with shape ``size`` (-1 keeps a dim)."""
+    return expand(input, *size)
+
+
+def broadcast_shapes(*shapes) -> Size:
+    """The shape tensors of these shapes broadcast to (PyTorch's rules and message)."""
+    norm = []
+    for s in shapes:
+        if isinstance(s, (int, np.integer)):
+            norm.append((int(s),))
+        elif isinstance(s, (tuple, list, Size)):
+            norm.append(tuple(int(x) for x in s))
+        else:
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}")
+    n = max((len(s) for s in norm), default=0)
+    result = [1] * n
+    for j, s in enumerate(norm):
+        for i in range(-1, -1 - len(s), -1):
+            if s[i] == result[i]:
+                continue
+            if result[i] == 1 and s[i] < 0:  # (torch's order: a negative size met where the result is still 1)
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            if s[i] == 1:
+                continue
+            if result[i] != 1:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {s[i]} at {i}! Mismatching argument at index {j} "
+                    f"had {tuple(s)}; but expected shape should be broadcastable to {shape_str(result)}")
+            result[i] = s[i]
+    return Size(result)
+
+
+def broadcast_tensors(*tensors) -> tuple:
+    """Each tensor expanded (as a view) to the common broadcast shape."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape: tuple = ()
+    for t in tensors:
+        try:
+            shape = np.broadcast_shapes(shape, t._data.shape)
+        except ValueError:
+            raise broadcast_error(shape, t._data.shape) from None
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
+
+
+def meshgrid(*tensors, indexing: str | None = None) -> tuple:
+    """Coordinate grids from 1-d tensors (``indexing='ij'`` or ``'xy'``); views via expand."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+    if not tensors:
+        raise RuntimeError("torch.meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t!r}")
+    order = list(range(len(tensors)))
+    if indexing == "xy" and len(tensors) >= 2:
+        order[0], order[1] = 1, 0
+    sizes = [t._data.size for t in tensors]
+    out_shape = [sizes[order[k]] for k in range(len(tensors))]
+    pos = {order[k]: k for k in range(len(tensors))}
+    res = []
+    for i, t in enumerate(tensors):
+        shp = [1] * len(tensors)
+        shp[pos[i]] = -1
+        res.append(expand(view(t, tuple(shp)), tuple(out_shape)))
+    return tuple(res)
+
+
+# ---------------------------------------------------------------- at least N-d, ravel, unflatten
+def _atleast(tensors, fn):
+    if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+        return fn(tensors[0])
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    return tuple(fn(t) for t in tensors)
+
+
+def _one_1d(t: Tensor) -> Tensor:
+    return reshape(t, (1,)) if t._data.ndim == 0 else t
+
+
+def _one_2d(t: Tensor) -> Tensor:
+    n = t._data.ndim
+    return reshape(t, (1, 1)) if n == 0 else unsqueeze(t, 0) if n == 1 else t
+
+
+def _one_3d(t: Tensor) -> Tensor:
+    n = t._data.ndim
+    if n == 0:
+        return reshape(t, (1, 1, 1))
+    if n == 1:
+        return unsqueeze(unsqueeze(t, 0), -1)
+    return unsqueeze(t, -1) if n == 2 else t
+
+
+def atleast_1d(*tensors):
+    """0-d tensors as 1-d views; others unchanged (a tuple for several inputs)."""
+    return _atleast(tensors, _one_1d)
+
+
+def atleast_2d(*tensors):
+    """Inputs with fewer than 2 dims as 2-d views."""
+    return _atleast(tensors, _one_2d)
+
+
+def atleast_3d(*tensors):
+    """Inputs with fewer than 3 dims as 3-d views (1-d ``(n)`` becomes ``(1, n, 1)``)."""
+    return _atleast(tensors, _one_3d)
+
+
+def ravel(input: Tensor) -> Tensor:
+    """Flattened to 1-d: a view of ``input``, or of a contiguous copy of it."""
+    return view(contiguous(input), (-1,))
+
+
+def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
+    """Split dim ``dim`` into ``sizes`` (one entry may be -1), as a view."""
+    if isinstance(dim, str):  # a dim name: retrograd has no named tensors
+        raise TypeError("unflatten(): argument 'dim' (position 1) must be int, not str")
+    sizes = tuple(int(s) for s in sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if input._data.ndim == 0:  # PyTorch wraps the dim check's complaint
+        raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has no "
+                           "dimensions")
+    d = wrap_dim(dim, input._data.ndim)
+    n = input._data.shape[d]
+    if sizes.count(-1) > 1:  # PyTorch wraps infer_size's complaint
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
+    known = int(np.prod([s for s in sizes if s != -1]))
+    if -1 in sizes and n == 0 and known == 0:
+        raise RuntimeError(f"unflatten got an unexpected error:\ncannot reshape tensor of 0 elements into shape "
+                           f"{shape_str(sizes)} because the unspecified dimension size -1 can be any value and is "
+                           "ambiguous")
+    if (-1 in sizes and (known == 0 or n % known)) or (-1 not in sizes and known != n):
+        raise RuntimeError(f"unflatten: Provided sizes {shape_str(sizes)} don't multiply up to the size of dim {d} "
+                           f"({n}) in the input tensor")
+    shp = input._data.shape
+    return reshape(input, shp[:d] + sizes + shp[d + 1:])
+
+
+# ---------------------------------------------------------------------------- in-place view ops
+def _restride(self: Tensor, res: Tensor) -> Tensor:
+    """Make ``self`` take ``res``'s geometry and history (``res`` is a view op applied to self)."""
+    check_inplace(self)
+    self._data = res._data
+    if res._grad_fn is not None:
+        self._grad_fn = res._grad_fn
+        self._output_nr = res._output_nr
+    bump_version(self)  # (torch counts t_/transpose_/squeeze_/unsqueeze_ as in-place writes)
+    root = self if self._base is None else self._base
+    if res._grad_fn is not None and "_views" in root.__dict__:
+        # as after any recorded in-place change: the family's other live views read their
+        # region of the root's history (and views made under no_grad / inference mode refuse)
+        from .._views import _regenerate, live_views
+
+        for v in live_views(root):
+            if v is not self:
+                _regenerate(v, root)
+    return self
+
+
+def t_(self: Tensor) -> Tensor:
+    """In-place ``t()``: self's dims are swapped (same memory).
+
+    >>> import retrograd as torch
+    >>> torch.zeros(2, 3).t_().shape
+    torch.Size([3, 2])
+    """
+    if self._data.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+    return _restride(self, t(self))
+
+
+def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    """In-place ``transpose``.
+
+    >>> import retrograd as torch
+    >>> torch.zeros(2, 3).transpose_(0, 1).shape
+    torch.Size([3, 2])
+    """
+    return _restride(self, transpose(self, dim0, dim1))
+
+
+swapaxes_ = swapdims_ = transpose_
+
+
+def squeeze_(self: Tensor, dim=None) -> Tensor:
+    """In-place ``squeeze``.
+
+    >>> import retrograd as torch
+    >>> torch.zeros(2, 1).squeeze_().shape
+    torch.Size([2])
+    """
+    return _restride(self, squeeze(self, dim))
+
+
+def unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    """In-place ``unsqueeze``.
+
+    >>> import retrograd as torch
+    >>> torch.zeros(2).unsqueeze_(0).shape
+    torch.Size([1, 2])
+    """
+    return _restride(self, unsqueeze(self, dim))
+
+
+def slice_inverse(input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
+                  step: int = 1) -> Tensor:
+    """Undo a slice: a view of ``input``'s storage with ``src``'s geometry (``src`` is the base the
+    slice ``input`` was taken from; ``dim``/``start``/``end``/``step`` describe that slice).
+
+    >>> import retrograd as torch
+    >>> base = torch.arange(6.)
+    >>> torch.slice_inverse(base[1:4], base, 0, 1, 4)
+    tensor([0., 1., 2., 3., 4., 5.])
+    """
+    _tensor_arg("slice_inverse", input)
+    _tensor_arg("slice_inverse", src, 2, "src")
+    return input.as_strided(tuple(src.shape), src.stride(), src.storage_offset())
+
+
+# Run-time references to modules that import this one (bound last, so either import order works)
+from .copies import _tensor_arg  # noqa: E402

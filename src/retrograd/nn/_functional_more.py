@@ -18,14 +18,10 @@ import numpy as np
 from .. import _ops as O
 from .. import _rng
 from .._creation import _eng
-from .._ops import nn_ops as _nn
-from .._ops.nn_ops_more import (
-    adaptive_avg_pool3d,
-    adaptive_max_pool3d,
-    adaptive_max_pool3d_with_indices,
-    avg_pool3d,
-    conv_transpose3d,
-)
+from .._ops.nn import adaptive_pooling as _adaptive_pooling, pooling as _pooling, conv as _conv
+from .._ops.nn.adaptive_pooling import (adaptive_avg_pool3d, adaptive_max_pool3d, adaptive_max_pool3d_with_indices,
+                                        conv_transpose3d)
+from .._ops.nn.pooling import avg_pool3d
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._grid_sample import grid_sample  # noqa: F401  (re-exported)
@@ -202,7 +198,7 @@ def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
 
 
 def _lp_pool(nd: int, input: Tensor, norm_type: float, kernel_size, stride, ceil_mode: bool) -> Tensor:
-    ks = _nn._tuple(kernel_size, nd)
+    ks = _conv._tuple(kernel_size, nd)
     st = stride if stride is not None else ks
     if norm_type == math.inf:
         return getattr(_F(), f"max_pool{nd}d")(O.abs(input), ks, st, 0, 1, ceil_mode)
@@ -294,33 +290,33 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
 def max_pool1d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                             return_indices: bool = False) -> tuple:
     """(values, indices) of 1-D max pooling."""
-    return _nn.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return _pooling.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                             return_indices: bool = False) -> tuple:
     """(values, flat H*W indices) of 2-D max pooling."""
-    return _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return _pooling.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def max_pool3d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                             return_indices: bool = False) -> tuple:
     """(values, flat D*H*W indices) of 3-D max pooling."""
-    return _nn.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    return _pooling.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
-    return _nn.adaptive_max_pool1d(input, output_size)
+    return _adaptive_pooling.adaptive_max_pool1d(input, output_size)
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
-    return _nn.adaptive_max_pool2d_with_indices(input, output_size)
+    return _adaptive_pooling.adaptive_max_pool2d_with_indices(input, output_size)
 
 
 def _max_unpool(nd: int, input: Tensor, indices: Tensor, kernel_size, stride, padding, output_size) -> Tensor:
-    ks = _nn._tuple(kernel_size, nd)
-    st = ks if stride is None else _nn._tuple(stride, nd)
-    pd = _nn._tuple(padding, nd)
+    ks = _conv._tuple(kernel_size, nd)
+    st = ks if stride is None else _conv._tuple(stride, nd)
+    pd = _conv._tuple(padding, nd)
     batched = input.ndim == nd + 2
     x, idx = (input, indices) if batched else (input.unsqueeze(0), indices.unsqueeze(0))
     spatial = tuple(x.shape[2:])
@@ -476,7 +472,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
                            f"#1 'per_sample_weights'; but type {weight.type()} does not equal {psw.type()} (while "
                            "checking arguments for embedding_bag)")
     # one node, EmbeddingBagBackward0, with edges to weight and per_sample_weights as in PyTorch
-    return O.nn_fused.embedding_bag(weight, psw, flat, bag, coef,
+    return O.nn.embedding.embedding_bag(weight, psw, flat, bag, coef,
                                     len(starts), mode, scale_grad_by_freq)
 
 

@@ -6,8 +6,8 @@ import warnings
 import numpy as np
 
 from .. import _ops as O
-from .._ops import nn_ops as _nn
-from .._ops import nn_ops_more as _nnm
+from .._ops.nn import activation as _activation, loss as _loss
+from .._ops.nn import loss as _nnm
 from .._ops._common import binary_operands as _binary_operands
 from .._ops._registry import apply as _apply
 from .._size import Size
@@ -66,7 +66,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
     reduction = _pointwise_prep(input, target, size_average, reduce, reduction)
     if weight is None:
         a, b, cast = _binary_operands(input, target, "mse_loss")
-        return _apply(_nn._mse_op, (a, b), {"reduction": reduction}, cast)
+        return _apply(_loss._mse_op, (a, b), {"reduction": reduction}, cast)
     d = input - target
     return _reduce(d * d * weight, reduction)
 
@@ -179,7 +179,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
             raise IndexError(f"Target {int(t)} is out of bounds.")
         if weight is None:
             weight = const(np.ones(c, dtype=input._data.dtype))
-        return _apply(_nn._nll_op, (input, target, weight), {"ignore_index": ignore_index, "reduction": reduction})
+        return _apply(_loss._nll_op, (input, target, weight), {"ignore_index": ignore_index, "reduction": reduction})
     shape, t = input._data.shape, target._data
     if not t.ndim or shape[0] != t.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
@@ -192,7 +192,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     if weight is None and len(shape) == 2 and t.ndim == 1 and t.size and t.dtype.itemsize == 8 and \
             _umax(t.view(np.uint64)) < c and (not 0 <= ignore_index < c or not (t == ignore_index).any()):
         # the common case (unweighted, nothing ignored): a gather, and a scatter in the backward
-        return _apply(_nn._nll_plain_op, (input, target), {"reduction": reduction})
+        return _apply(_loss._nll_plain_op, (input, target), {"reduction": reduction})
     valid = t != ignore_index
     bad = t[valid & ((t < 0) | (t >= c))]
     if bad.size:
@@ -201,13 +201,13 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         weight = const(np.ones(c, dtype=input._data.dtype))
     static = {"ignore_index": ignore_index, "reduction": reduction}
     if input.ndim == 2:
-        loss = _apply(_nn._nll_op, (input, target, weight), static)
+        loss = _apply(_loss._nll_op, (input, target, weight), static)
     elif input.ndim == 4:
-        loss = _apply(_nn._nll2d_op, (input, target, weight), static)
+        loss = _apply(_loss._nll2d_op, (input, target, weight), static)
     else:
         # like PyTorch: other K-dim inputs go through the 2-d kernel on a (N, C, d1, rest) view
         n, d1 = input.shape[0], input.shape[2]
-        loss = _apply(_nn._nll2d_op, (input.reshape(n, c, d1, -1), target.reshape(n, d1, -1), weight), static)
+        loss = _apply(_loss._nll2d_op, (input.reshape(n, c, d1, -1), target.reshape(n, d1, -1), weight), static)
         if reduction == "none":
             loss = loss.reshape(target.shape)
     return loss
@@ -232,15 +232,15 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
                 # A training loop's usual call (class indices in range, no weights, no smoothing),
                 # checked up front: the LogSoftmaxBackward0 and NllLossBackward0 nodes PyTorch
                 # records, made directly (the same two ops the general path below reaches).
-                logp = _apply(_nn._log_softmax_op, (input,), _DIM1)
-                return _apply(_nn._nll_plain_op, (logp, target), _PLAIN_REDUCTIONS[reduction])
+                logp = _apply(_activation._log_softmax_op, (input,), _DIM1)
+                return _apply(_loss._nll_plain_op, (logp, target), _PLAIN_REDUCTIONS[reduction])
     if size_average is not None or reduce is not None:
         reduction = legacy_get_string(size_average, reduce)
     _check_reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.ndim == 1 else 1
-    logp = _nn.log_softmax(input, class_dim)
+    logp = _activation.log_softmax(input, class_dim)
     c = input.shape[class_dim]
     if tuple(target.shape) == tuple(input.shape):
         # class probabilities (torch decides by shape; any other shape means class indices)
@@ -346,7 +346,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     if full != shape:
         raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
     # one node, BinaryCrossEntropyWithLogitsBackward0, with edges to input and target as in PyTorch
-    return O.nn_fused.binary_cross_entropy_with_logits(input, target, arrays.get("weight"),
+    return O.nn.fused_loss.binary_cross_entropy_with_logits(input, target, arrays.get("weight"),
                                                       arrays.get("pos_weight"), reduction, dt)
 
 

@@ -129,7 +129,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     if full != shape:
         raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
     # one node, SoftMarginLossBackward0, as in PyTorch (the target gets no edge)
-    return O.nn_fused.soft_margin_loss(input, t.astype(input._data.dtype, copy=False), reduction)
+    return O.nn.fused_loss.soft_margin_loss(input, t.astype(input._data.dtype, copy=False), reduction)
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -251,7 +251,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
                                "'weight'. This input cannot have requires_grad True.")
         w = weight._data.astype(input._data.dtype, copy=False)
     # one node, MultiMarginLossBackward0, as in PyTorch (target and weight get no edges)
-    return O.nn_fused.multi_margin_loss(input, t.astype(np.int64), p, margin, w, reduction)
+    return O.nn.fused_loss.multi_margin_loss(input, t.astype(np.int64), p, margin, w, reduction)
 
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
@@ -287,7 +287,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, red
     np.add.at(counts, (rows[listed], t[listed]), 1)
     mask = counts[:, :, None] * (counts == 0)[:, None, :]
     # one node, MultilabelMarginLossBackward0, as in PyTorch (the target gets no edge)
-    return O.nn_fused.multilabel_margin_loss(input, mask, reduction)
+    return O.nn.fused_loss.multilabel_margin_loss(input, mask, reduction)
 
 
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,

@@ -1,7 +1,7 @@
 """``nn.functional``: layers as functions, composed from public retrograd ops.
 
 Nothing here defines a gradient: convolution, pooling, softmax, embedding and the
-activations with their own backward nodes are op-table primitives (``_ops/nn_ops.py``);
+activations with their own backward nodes are op-table primitives (``_ops/nn/``);
 everything else (normalisation, attention, losses, dropout, interpolation) composes ops.
 
 >>> import retrograd as torch
@@ -20,10 +20,11 @@ from .. import _dtype as D
 from .. import _ops as O
 from .. import _rng
 from .._creation import _eng
-from .._ops import nn_batchnorm as _bnorm
-from .._ops import nn_ops as _nn
-from .._ops import nn_ops_more as _nnm
-from .._ops import nn_pad as _pad
+from .._ops.nn import batch_norm as _bnorm
+from .._ops.nn import (adaptive_pooling as _adaptive_pooling, activation as _activation, conv as _conv,
+                       padding as _padding, linear as _linear, pooling as _pooling, embedding as _embedding)
+from .._ops.nn import activation as _activation, adaptive_pooling as _adaptive_pooling
+from .._ops.nn import padding as _pad
 from .._ops._registry import apply_inplace as _apply_inplace
 from .._ops._registry import apply as _apply
 from .._ops.shape import _unsafe_view
@@ -57,7 +58,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return O.relu_(input)
     # floating point: the nn primitive, whose backward is one masked copy
-    return _apply(_nn._relu_op, (input,)) if input._data.dtype.kind == "f" else O.relu(input)
+    return _apply(_activation._relu_op, (input,)) if input._data.dtype.kind == "f" else O.relu(input)
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -66,14 +67,14 @@ def relu_(input: Tensor) -> Tensor:
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """min(max(x, 0), 6) (backward node HardtanhBackward0, as in PyTorch)."""
-    return _nnm.hardtanh(input, 0.0, 6.0, inplace)
+    return _activation.hardtanh(input, 0.0, 6.0, inplace)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x if x > 0 else negative_slope * x (backward node LeakyReluBackward0; in place LeakyReluBackward1)."""
     if inplace:
-        return _nnm.leaky_relu_inplace(input, negative_slope)
-    return _nn.leaky_relu(input, negative_slope)
+        return _activation.leaky_relu_inplace(input, negative_slope)
+    return _activation.leaky_relu(input, negative_slope)
 
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -82,7 +83,7 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x if x > 0 else alpha * (exp(x) - 1) (backward node EluBackward0; in place EluBackward1)."""
-    return _nnm.elu_like(input, alpha, 1.0, 1.0, inplace, False)
+    return _activation.elu_like(input, alpha, 1.0, 1.0, inplace, False)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -95,43 +96,43 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """scale * elu(x, alpha) with SELU's constants (backward node EluBackward0)."""
-    return _nnm.elu_like(input, _SELU_ALPHA, _SELU_SCALE, 1.0, inplace, False)
+    return _activation.elu_like(input, _SELU_ALPHA, _SELU_SCALE, 1.0, inplace, False)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (backward node CeluBackward0)."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    return _nnm.elu_like(input, alpha, 1.0, 1.0 / alpha, inplace, True)
+    return _activation.elu_like(input, alpha, 1.0, 1.0 / alpha, inplace, True)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x); ``approximate='tanh'`` for the tanh formula."""
-    return _nnm.gelu(input, approximate)
+    return _activation.gelu(input, approximate)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x * sigmoid(x)."""
     if inplace:  # (the node needs the old x: apply_inplace snapshots it, as PyTorch saves original_self)
-        return _apply_inplace(_nn._silu_op, input, ())
-    return _nn.silu(input)
+        return _apply_inplace(_activation._silu_op, input, ())
+    return _activation.silu(input)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * tanh(softplus(x))."""
     if inplace:
-        return _apply_inplace(_nn._mish_op, input, ())
-    return _nn.mish(input)
+        return _apply_inplace(_activation._mish_op, input, ())
+    return _activation.mish(input)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + exp(beta x)) / beta."""
-    return _nn.softplus(input, beta, threshold)
+    return _activation.softplus(input, beta, threshold)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     """Clamp to [min_val, max_val] (backward node HardtanhBackward0)."""
-    return _nnm.hardtanh(input, min_val, max_val, inplace)
+    return _activation.hardtanh(input, min_val, max_val, inplace)
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -148,17 +149,17 @@ def sigmoid(input: Tensor) -> Tensor:
 
 def logsigmoid(input: Tensor) -> Tensor:
     """log(sigmoid(x)), stable for large |x| (backward node LogSigmoidBackward0)."""
-    return _nnm.logsigmoid(input)
+    return _activation.logsigmoid(input)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """relu6(x + 3) / 6 (backward node HardsigmoidBackward0)."""
-    return _nnm.hardsigmoid(input, inplace)
+    return _activation.hardsigmoid(input, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * relu6(x + 3) / 6 (backward node HardswishBackward0)."""
-    return _nnm.hardswish(input, inplace)
+    return _activation.hardswish(input, inplace)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -176,13 +177,13 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
         # would leave that result's node reading the overwritten x)
         if input._data.dtype.kind == "b":
             raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
-        return _apply_inplace(_nn._threshold_inplace_op, input, (), {"threshold": threshold, "value": value})
-    return _nn.threshold(input, threshold, value)
+        return _apply_inplace(_activation._threshold_inplace_op, input, (), {"threshold": threshold, "value": value})
+    return _activation.threshold(input, threshold, value)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """a * sigmoid(b) for the halves a, b of ``dim`` (backward node GluBackward0)."""
-    return _nnm.glu(input, dim)
+    return _activation.glu(input, dim)
 
 
 def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -195,7 +196,7 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
     """exp(x) / sum(exp(x)) along ``dim`` (backward node SoftmaxBackward0)."""
     if dim is None:
         dim = _get_softmax_dim("softmax", input.ndim, _stacklevel)
-    return _nn.softmax(input, dim, dtype)
+    return _activation.softmax(input, dim, dtype)
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
@@ -203,14 +204,14 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
         dim = _get_softmax_dim("softmin", input.ndim, _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    return _nn.softmax(-input, dim)
+    return _activation.softmax(-input, dim)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim``, computed stably (backward node LogSoftmaxBackward0)."""
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.ndim, _stacklevel)
-    return _nn.log_softmax(input, dim, dtype)
+    return _activation.log_softmax(input, dim, dtype)
 
 
 # ====================================================================== dropout
@@ -303,10 +304,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         # nn.Linear's everyday case, checked up front: one fused node (AddmmBackward0, or
         # MmBackward0 without bias), the general checks below skipped
         if bias is None:
-            return _apply(_nn._linear_op, (input, weight))
+            return _apply(_linear._linear_op, (input, weight))
         bd = bias._data
         if bd.dtype is dt and bd.shape == (wd.shape[0],):
-            return _apply(_nn._linear_b_op, (bias, input, weight))
+            return _apply(_linear._linear_b_op, (bias, input, weight))
     if xd.dtype != wd.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(input.dtype)} and "
                            f"{_short(weight.dtype)}")
@@ -318,7 +319,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         if xd.shape[-1] == wd.shape[1] and xd.dtype.kind == "f" and (
                 bias is None or (bias._data.shape == wd.shape[:1] and bias._data.dtype == xd.dtype)):
             # the common case: one fused node (AddmmBackward0, or MmBackward0 without bias)
-            out = _nn.linear_2d(x2, weight, bias)
+            out = _linear.linear_2d(x2, weight, bias)
         elif bias is not None and bias.ndim == 1 and x2.shape[1] == weight.shape[1]:
             out = O.addmm(bias, x2, weight.t())
         else:
@@ -357,37 +358,37 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 
 
 # ====================================================================== convolution / pooling
-conv1d = _nn.conv1d
-conv2d = _nn.conv2d
-conv3d = _nn.conv3d
-conv_transpose1d = _nn.conv_transpose1d
-conv_transpose2d = _nn.conv_transpose2d
-max_pool1d = _nn.max_pool1d
-max_pool2d = _nn.max_pool2d
-max_pool3d = _nn.max_pool3d
-avg_pool1d = _nn.avg_pool1d
-avg_pool2d = _nn.avg_pool2d
-adaptive_avg_pool1d = _nn.adaptive_avg_pool1d
-adaptive_avg_pool2d = _nn.adaptive_avg_pool2d
+conv1d = _conv.conv1d
+conv2d = _conv.conv2d
+conv3d = _conv.conv3d
+conv_transpose1d = _conv.conv_transpose1d
+conv_transpose2d = _conv.conv_transpose2d
+max_pool1d = _pooling.max_pool1d
+max_pool2d = _pooling.max_pool2d
+max_pool3d = _pooling.max_pool3d
+avg_pool1d = _pooling.avg_pool1d
+avg_pool2d = _pooling.avg_pool2d
+adaptive_avg_pool1d = _adaptive_pooling.adaptive_avg_pool1d
+adaptive_avg_pool2d = _adaptive_pooling.adaptive_avg_pool2d
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
     """Max pooling of (N, C, L) to a fixed length."""
-    out, idx = _nn.adaptive_max_pool1d(input, output_size)
+    out, idx = _adaptive_pooling.adaptive_max_pool1d(input, output_size)
     return (out, idx) if return_indices else out
 
 
-adaptive_max_pool2d = _nn.adaptive_max_pool2d
+adaptive_max_pool2d = _adaptive_pooling.adaptive_max_pool2d
 
 
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Sliding local blocks as columns: (N, C, H, W) -> (N, C*kH*kW, L)."""
-    return _nn.im2col(input, kernel_size, dilation, padding, stride)
+    return _conv.im2col(input, kernel_size, dilation, padding, stride)
 
 
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Sum columns (N, C*kH*kW, L) back into (N, C, H, W) (the adjoint of unfold)."""
-    return _nn.col2im(input, output_size, kernel_size, dilation, padding, stride)
+    return _conv.col2im(input, output_size, kernel_size, dilation, padding, stride)
 
 
 # ====================================================================== normalization
@@ -500,9 +501,9 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bi
         if p is not None and tuple(p.shape) != ns:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(p.shape)} and normalized_shape = {list(ns)}")
-    O.nn_fused.check_norm_dtypes("LayerNormKernelImpl", input, weight, bias)
-    # one node, NativeLayerNormBackward0, as in PyTorch (src/retrograd/_ops/nn_fused.py)
-    return O.nn_fused.layer_norm(input, k, weight, bias, eps)
+    O.nn.normalization.check_norm_dtypes("LayerNormKernelImpl", input, weight, bias)
+    # one node, NativeLayerNormBackward0, as in PyTorch (src/retrograd/_ops/nn/normalization.py)
+    return O.nn.normalization.layer_norm(input, k, weight, bias, eps)
 
 
 def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
@@ -547,9 +548,9 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
         shown = weight if weight is not None else bias
         raise RuntimeError(f"Expected bias to be a vector of size equal to the number of channels in input, but "
                            f"got bias of shape {list(shown.shape)} and input of shape {list(input.shape)}")
-    O.nn_fused.check_norm_dtypes("GroupNormKernelImpl", input, weight, bias)
-    # one node, NativeGroupNormBackward0, as in PyTorch (src/retrograd/_ops/nn_fused.py)
-    return O.nn_fused.group_norm(input, num_groups, weight, bias, eps)
+    O.nn.normalization.check_norm_dtypes("GroupNormKernelImpl", input, weight, bias)
+    # one node, NativeGroupNormBackward0, as in PyTorch (src/retrograd/_ops/nn/normalization.py)
+    return O.nn.normalization.group_norm(input, num_groups, weight, bias, eps)
 
 
 # ====================================================================== embedding / one_hot
@@ -566,7 +567,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             padding_idx = weight.size(0) + padding_idx
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
-    return _nn.embedding(weight, input, -1 if padding_idx is None else padding_idx, scale_grad_by_freq, sparse)
+    return _embedding.embedding(weight, input, -1 if padding_idx is None else padding_idx, scale_grad_by_freq, sparse)
 
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
@@ -613,7 +614,7 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
         raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
                            f"padding length {len(pad)} and input of dimension {input.ndim}")
     if mode == "constant":
-        return _nn.constant_pad_nd(input, pad, 0 if value is None else value)
+        return _padding.constant_pad_nd(input, pad, 0 if value is None else value)
     if value is not None and value != 0:
         raise AssertionError(f'Padding mode "{mode}" doesn\'t take in value argument.')
     np_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}.get(mode)
@@ -749,7 +750,7 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if antialias or mode == "lanczos":
         raise NotImplementedError("retrograd: interpolate with antialias=True is not implemented")
     if mode == "area":
-        fn = (_nn.adaptive_avg_pool1d, _nn.adaptive_avg_pool2d, _nnm.adaptive_avg_pool3d)[nd - 1]
+        fn = (_adaptive_pooling.adaptive_avg_pool1d, _adaptive_pooling.adaptive_avg_pool2d, _adaptive_pooling.adaptive_avg_pool3d)[nd - 1]
         return fn(input, out_size)
     out = input
     for i in range(nd):
@@ -856,9 +857,9 @@ def _safe_softmax(scores: Tensor) -> Tensor:
     """
     dead = np.isneginf(scores._data).all(axis=-1, keepdims=True)
     if not dead.any():
-        return _nn.softmax(scores, -1)
+        return _activation.softmax(scores, -1)
     dead_t = const(dead)
-    attn = _nn.softmax(O.where(dead_t, 0.0, scores), -1)
+    attn = _activation.softmax(O.where(dead_t, 0.0, scores), -1)
     return attn * const((~dead).astype(scores._data.dtype))
 
 
@@ -993,7 +994,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     if mask is not None:
         scores = scores + mask
     # like PyTorch: the need_weights=False path (SDPA) gives zeros for fully masked rows, the other NaN
-    attn = _nn.softmax(scores, -1) if need_weights else _safe_softmax(scores)
+    attn = _activation.softmax(scores, -1) if need_weights else _safe_softmax(scores)
     if dropout_p > 0.0 and training:
         attn = dropout(attn, dropout_p, True)
     out = O.matmul(attn, v)  # (N, heads, L, head_dim)
@@ -1011,8 +1012,8 @@ from ._functional_more import *  # noqa
 from ._losses_more import *  # noqa
 from ._linear_cross_entropy import linear_cross_entropy  # noqa: E402,F401
 # softshrink / hardshrink / prelu / rrelu: primitives with PyTorch's nodes and special-value behaviour
-from .._ops.nn_ops_more import hardshrink, prelu, softshrink  # noqa: E402,F401
-from .._ops.nn_ops_more import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402,F401
+from .._ops.nn.activation import hardshrink, prelu, softshrink  # noqa: E402,F401
+from .._ops.nn.adaptive_pooling import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402,F401
 
 
 def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=None, output_ratio=None,
@@ -1041,8 +1042,8 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
         return input.copy_(out) if inplace else out
     static = {"slope": (lower + upper) / 2}
     if inplace:
-        return _apply_inplace(_nnm._rrelu_eval_inplace_op, input, (), static)
-    return _apply(_nnm._rrelu_eval_op, (input,), static)
+        return _apply_inplace(_activation._rrelu_eval_inplace_op, input, (), static)
+    return _apply(_activation._rrelu_eval_op, (input,), static)
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:

@@ -10,7 +10,7 @@ torch.Size([1, 1, 5])
 """
 from __future__ import annotations
 
-from .._ops import nn_ops as _nn
+from .._ops.nn import conv as _nn
 from .._tensor import Tensor
 
 __all__ = ["conv1d_input", "conv1d_weight", "conv2d_input", "conv2d_weight", "conv3d_input", "conv3d_weight"]

@@ -74,7 +74,7 @@ def test_lu_argument_errors(call, exc):
 
 def test_torch_lu_warns_and_returns_pair():
     # (torch warns once per process, and so does retrograd: only ours is checked, from a clean slate)
-    import retrograd._ops.linalg_lu as lu_mod
+    import retrograd._ops.linalg.lu as lu_mod
 
     lu_mod._warned.clear()
     with pytest.warns(UserWarning, match="torch.lu is deprecated in favor of torch.linalg.lu_factor"):

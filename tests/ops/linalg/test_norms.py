@@ -62,7 +62,7 @@ def test_cond_errors(call):
 
 
 def test_deprecated_norms_warn_and_check_dims():
-    import retrograd._ops.linalg_lu as lu_mod
+    import retrograd._ops.linalg.lu as lu_mod
 
     x = RNG.standard_normal((2, 3, 4))
     lu_mod._warned.clear()  # (torch warns once per process; so does retrograd)

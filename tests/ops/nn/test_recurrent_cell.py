@@ -116,7 +116,7 @@ def test_one_gradient_tensor_reaching_two_fused_steps(mode):
 def test_gru_steps_sharing_one_gradient_tensor():
     """h1 + h2 of two fused GRU steps: AddBackward hands the same gradient Tensor to both
     nodes, whose rules share one cached backward; it must be keyed per node."""
-    from retrograd._ops.nn_rnn_cell import gru_step
+    from retrograd._ops.nn.recurrent_cell import gru_step
 
     rng = np.random.default_rng(11)
     w_ih, w_hh = rng.standard_normal((12, 3)), rng.standard_normal((12, 4))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from ... import _creation as C
-from ..._ops.nn_ops import _tuple
+from ..._ops.nn.conv import _tuple
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init

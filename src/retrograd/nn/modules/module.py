@@ -1178,7 +1178,7 @@ class _BackwardHook:
         return tuple(res)
 
     def _apply_on_tensors(self, fn, args: tuple):
-        from ..._ops.nn_ops import _identity_apply
+        from ..._ops.nn.hooks import _identity_apply
 
         idx = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
         if not idx or not grad_mode.is_grad_enabled():

@@ -1,7 +1,7 @@
 """Max, average and adaptive pooling layers."""
 from __future__ import annotations
 
-from ..._ops.nn_ops import _tuple
+from ..._ops.nn.conv import _tuple
 from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module

@@ -6,8 +6,8 @@ tensor([[[5.]]])
 """
 from __future__ import annotations
 
-from ..._ops import nn_ops_more as _nnm
-from ..._ops.nn_ops import _tuple
+from ..._ops.nn import adaptive_pooling as _nnm
+from ..._ops.nn.conv import _tuple
 from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module

@@ -13,8 +13,8 @@ import numpy as np
 
 from ... import _creation as C
 from ... import _ops as O
-from ..._ops.nn_rnn_cell import gru_step as _gru_step, lstm_step as _lstm_step
-from ..._ops.nn_rnn_layer import lstm_layer as _lstm_layer
+from ..._ops.nn.recurrent_cell import gru_step as _gru_step, lstm_step as _lstm_step
+from ..._ops.nn.recurrent_layer import lstm_layer as _lstm_layer
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -276,7 +276,7 @@ class LSTM(RNNBase):
         dt = xp._data.dtype
         if dt.kind == "f" and h._data.dtype == dt and c._data.dtype == dt and w_hh._data.dtype == dt and (
                 b_hh is None or b_hh._data.dtype == dt):
-            # one node per step (see _ops/nn_rnn_cell.py)
+            # one node per step (see _ops/nn/recurrent_cell.py)
             b = b_hh if b_hh is not None else const(np.zeros(w_hh._data.shape[0], dtype=dt))
             h, c = _lstm_step(xp, h, c, w_hh, b)
             if w["w_hr"] is not None:
@@ -338,7 +338,7 @@ class GRU(RNNBase):
         dt = xp._data.dtype
         if dt.kind == "f" and h._data.dtype == dt and w_hh._data.dtype == dt and (
                 b_hh is None or b_hh._data.dtype == dt):
-            # one node per step (see _ops/nn_rnn_cell.py)
+            # one node per step (see _ops/nn/recurrent_cell.py)
             b = b_hh if b_hh is not None else const(np.zeros(w_hh._data.shape[0], dtype=dt))
             return _gru_step(xp, h, w_hh, b)
         hp = F.linear(h, w["w_hh"], w["b_hh"])

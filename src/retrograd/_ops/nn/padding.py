@@ -1,0 +1,91 @@
+"""Constant_pad_nd, gather_pad (reflect/replicate/circular)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..._tensor import Tensor
+from .._keep_graph import keep_graph
+from .._registry import apply, primitive
+
+__all__ = ["constant_pad_nd"]
+
+
+# ====================================================================== padding
+def _const_pad_fw(x, *, pad, value):
+    # pad = (last_lo, last_hi, prev_lo, prev_hi, ...) as in PyTorch; negative values crop.
+    nd = len(pad) // 2
+    crop = [slice(None)] * x.ndim
+    widths = [(0, 0)] * x.ndim
+    for i in range(nd):
+        ax = x.ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        crop[ax] = slice(max(-lo, 0), x.shape[ax] - max(-hi, 0))
+        widths[ax] = (max(lo, 0), max(hi, 0))
+    y = x[tuple(crop)]
+    if any(w != (0, 0) for w in widths):
+        out = np.full(tuple(s + a + b for s, (a, b) in zip(y.shape, widths)), value, dtype=x.dtype)
+        out[tuple(slice(a, a + s) for s, (a, _) in zip(y.shape, widths))] = y
+        return out
+    return y.copy()
+
+
+_const_pad_op = primitive("constant_pad_nd", _const_pad_fw, node="ConstantPadNdBackward0",
+                          x=lambda g, pad: apply(_const_pad_op, (g,), {"pad": tuple(-p for p in pad), "value": 0}))
+
+
+def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
+    """Pad the last len(pad)//2 dims with ``value`` (negative pads crop)."""
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Length of pad must be even but instead it equals " + str(len(pad)))
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(f"Length of pad should be no more than twice the number of dimensions of the input. "
+                           f"Pad length is {len(pad)} while the input has {input.ndim} dimensions.")
+    for i in range(len(pad) // 2):
+        s = input.shape[input.ndim - 1 - i] + pad[2 * i] + pad[2 * i + 1]
+        if s < 0:
+            raise RuntimeError(f"The input size {input.shape[input.ndim - 1 - i]}, plus negative padding "
+                               f"{pad[2 * i]} and {pad[2 * i + 1]} resulted in a negative output size, which is "
+                               f"invalid. Check dimension {input.ndim - 1 - i} of your input.")
+    return apply(_const_pad_op, (input,), {"pad": pad, "value": value})
+
+
+def _gather_fw(x, *, index):
+    out = x
+    for ax, idx in index:
+        out = np.take(out, idx, axis=ax)
+    return out
+
+
+def _scatter_fw(g, *, index, sizes):
+    # the transpose of _gather_fw: per dim, sum the output positions that read each source
+    out = g
+    for (ax, idx), size in reversed(list(zip(index, sizes))):
+        m = np.zeros((len(idx), size), dtype=g.dtype)
+        m[np.arange(len(idx)), idx] = 1
+        out = np.moveaxis(np.tensordot(np.moveaxis(out, ax, -1), m, axes=([-1], [0])), -1, ax)
+    return np.ascontiguousarray(out)
+
+
+def _make(kind: str, nd: int) -> tuple:
+    fw_node = f"{kind}Pad{nd}DBackward0"
+    bw_node = f"{kind}Pad{nd}DBackwardBackward0"
+    ops: dict = {}
+    ops["fw"] = primitive(
+        f"{kind.lower()}_pad{nd}d", _gather_fw, node=fw_node,
+        x=lambda g, x, x_shape, index: keep_graph(apply(ops["bw"], (g,), {
+            "index": index, "sizes": tuple(x_shape[ax] for ax, _ in index)}), x, node=bw_node))
+    ops["bw"] = primitive(
+        f"{kind.lower()}_pad{nd}d_backward", _scatter_fw, node=bw_node,
+        g=lambda g, index: apply(ops["fw"], (g,), {"index": index}))
+    return ops["fw"]
+
+
+_OPS = {(kind, nd): _make(kind, nd) for kind in ("Reflection", "Replication") for nd in (1, 2, 3)}
+
+
+def gather_pad(input: Tensor, index: tuple, mode: str, npad: int) -> Tensor:
+    """``input`` padded by reading, along each dim ``ax``, positions ``idx`` (``index``: pairs
+    (ax, int64 idx)); ``mode`` 'reflect' or 'replicate' names the node."""
+    kind = "Reflection" if mode == "reflect" else "Replication"
+    return apply(_OPS[(kind, npad)], (input,), {"index": index})
