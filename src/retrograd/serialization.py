@@ -354,7 +354,10 @@ class _Decoder:
             if tag == "dtype":
                 return D._by_name(str(node["name"]))
             if tag == "device":
-                return device(str(node["v"]))
+                try:
+                    return device(str(node["v"]))
+                except RuntimeError as e:  # (device's own error for a bad string)
+                    raise ValueError(str(e)) from None
             if tag == "bytes":
                 return bytes.fromhex(node["hex"])
             if tag == "npscalar":
