@@ -20,18 +20,37 @@ Version 2 (written only when needed) adds views: distinct tensors that share one
 loading they share memory again, as PyTorch's storages do.
 Saving anything else raises ``TypeError``: the format is "weights only" by construction.
 
-Loading reads the JSON and the ``.npy`` headers with size checks (declared sizes must match
-the bytes that are really there, entries must be uncompressed, dtypes must be plain numeric),
-so a truncated, corrupted or hostile file raises a ``RuntimeError`` naming the problem, and
-nothing in it is ever executed.  A plain pickle (or PyTorch's legacy pickle format) is
-refused with ``pickle.UnpicklingError``.
+What ``load`` guarantees
+------------------------
+Loading never runs code from the file and never changes anything but the object it returns.
 
-PyTorch checkpoints written by ``torch.save`` (the zip format, PyTorch >= 1.6) can also be
-read: their ``data.pkl`` is unpickled by a restricted unpickler that resolves only
-``collections.OrderedDict``, ``torch._utils._rebuild_tensor_v2`` / ``_rebuild_parameter``,
-the ``torch.*Storage`` names, ``torch.Size`` and ``torch`` dtypes (mapped to NumPy-backed
-retrograd tensors); any other global raises ``pickle.UnpicklingError`` before it is called.
-Tensors of a PyTorch checkpoint that share a storage share memory after loading, too.
+* It opens only a regular file (a FIFO, a device such as ``/dev/zero``, also through a symlink,
+  or a directory is refused at once) or a seekable binary file object.
+* It checks the zip directory before reading data: entries must be stored (uncompressed,
+  unencrypted), named once, and their declared sizes must fit inside the file.  Each array is
+  then read straight into the memory of the tensor it becomes, so loading a checkpoint costs
+  about the size of its tensors (``bench/bench_serialization.py --peak-memory``).
+* ``.npy`` headers are parsed as literals and checked (plain numeric or bool dtypes only, shape
+  matching the bytes present); views are made only when every element lies inside their storage.
+* PyTorch checkpoints: ``data.pkl`` runs on retrograd's own restricted pickle machine
+  (``retrograd._unpickler``).  Globals resolve only to ``collections.OrderedDict``/``Counter``,
+  ``torch.Size``, ``torch.device``, the ``torch`` dtypes and storage types, ``_codecs.encode``,
+  ``set``/``frozenset``/``bytearray``/``complex`` and ``torch._utils._rebuild_tensor(_v2)`` /
+  ``_rebuild_parameter(_with_state)``; none of them is ever placed where an opcode could modify
+  it.  State is applied only to objects this load created and only in the shapes PyTorch's
+  ``weights_only`` unpickler accepts (BUILD only on an ``OrderedDict``, with a dict of attribute
+  names; SETITEM(S) on dicts, APPEND(S) on lists).  INST, OBJ, NEWOBJ_EX and EXT1/2/4 are refused;
+  declared lengths (BINBYTES8, BINUNICODE8, LONG4, FRAME ...) are checked against the bytes that
+  remain before anything is allocated.
+* Containers may nest at most 256 levels deep (``MAX_DEPTH``), in ``save`` (``ValueError``) and in
+  both formats on ``load``.
+
+Errors: a problem with the file or its container raises ``RuntimeError`` (an empty file also is an
+``EOFError``, as in PyTorch); a refused or corrupted pickle raises ``pickle.UnpicklingError``,
+naming the opcode, its byte position and the global.  Both messages start with ``retrograd.load:``.
+A plain pickle (or PyTorch's legacy, pre-zip format) is refused with ``pickle.UnpicklingError``;
+a path or file object of the wrong kind raises ``TypeError``; the OS's own errors (a missing file)
+pass through as ``OSError``.
 """
 from __future__ import annotations
 
