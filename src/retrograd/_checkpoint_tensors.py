@@ -50,6 +50,14 @@ def strided(storage: np.ndarray, offset, size, stride, error) -> np.ndarray:
     last = offset + sum((n - 1) * st for n, st in zip(size, stride))
     if last >= storage.size:
         raise error(f"tensor reaches element {last} of a storage of {storage.size} elements (corrupted checkpoint)")
+    contiguous, step = True, 1
+    for n, st in zip(reversed(size), reversed(stride)):
+        if n != 1 and st != step:
+            contiguous = False
+            break
+        step *= n
+    if contiguous:  # the common case, a plain slice: cheaper than as_strided, and the same memory
+        return storage[offset:offset + count].reshape(size)
     return np.lib.stride_tricks.as_strided(storage[offset:], shape=size,
                                            strides=[st * storage.itemsize for st in stride])
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 import io
 import os
 import stat
+import struct
 import zipfile
+import zlib
 
 import numpy as np
 
 ZIP_MAGIC = b"PK\x03\x04"
 MAX_ENTRIES = 1 << 20
-_CHUNK = 1 << 20  # bytes copied at a time from an entry into its array
+_CHUNK = 1 << 20  # bytes copied at a time from a file object that has no readinto
 
 
 class CorruptCheckpoint(RuntimeError):
@@ -92,24 +94,18 @@ def sniff(fh) -> bytes:
     return bytes(head)
 
 
-def source_size(fh) -> int:
-    here = fh.tell()
-    end = fh.seek(0, io.SEEK_END)
-    fh.seek(here)
-    return end - here
-
-
 class Archive:
     """A checked zip archive whose entries are read into arrays or small ``bytes``."""
 
     def __init__(self, fh) -> None:
-        size = source_size(fh)
+        self.fh = fh
+        self.end = fh.seek(0, io.SEEK_END)  # (zipfile's offsets are absolute positions in fh)
+        size = self.end
         try:
             zf = zipfile.ZipFile(fh)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, ValueError, OSError,
                 OverflowError, KeyError, IndexError, UnicodeDecodeError) as e:
             raise corrupt(f"truncated or corrupted zip archive ({type(e).__name__}: {e})") from None
-        self.zf = zf
         infos = zf.infolist()
         if len(infos) > MAX_ENTRIES:
             raise corrupt(f"the archive has too many entries ({len(infos)})")
@@ -143,27 +139,14 @@ class Archive:
             raise corrupt(f"missing archive entry {name!r}")
         return info.file_size
 
-    def _open(self, name: str):
-        info = self.infos.get(name)
-        if info is None:
-            raise corrupt(f"missing archive entry {name!r}")
-        try:
-            return self.zf.open(info)
-        except (zipfile.BadZipFile, NotImplementedError, EOFError, ValueError, OSError, OverflowError) as e:
-            raise corrupt(f"corrupted archive entry {name!r} ({type(e).__name__}: {e})") from None
-
     def read_bytes(self, name: str, limit: int | None = None) -> bytes:
         """A whole (small) entry: headers, data.pkl, the byteorder record."""
         n = self.size_of(name)
         if limit is not None and n > limit:
             raise corrupt(f"entry {name!r} is {n} bytes, more than the {limit} expected")
-        with self._open(name) as src:
-            try:
-                data = src.read()
-            except (zipfile.BadZipFile, EOFError, ValueError, OSError) as e:
-                raise corrupt(f"corrupted archive entry {name!r} ({type(e).__name__}: {e})") from None
-        if len(data) != n:
-            raise corrupt(f"entry {name!r} is truncated ({len(data)} of {n} bytes)")
+        stream = EntryStream(self, name)
+        data = stream.read_exact(n)
+        stream.finish()
         return data
 
     def open_stream(self, name: str) -> "EntryStream":
@@ -171,50 +154,65 @@ class Archive:
 
 
 class EntryStream:
-    """Sequential reads from one stored entry, into caller-provided buffers, CRC-checked at the end."""
+    """Sequential reads from one stored entry straight from the file into caller-provided buffers
+    (zipfile's reader would hand out a new ``bytes`` per read), CRC-checked at the end."""
 
     def __init__(self, archive: Archive, name: str) -> None:
-        self.name = name
-        self.left = archive.size_of(name)
-        self.src = archive._open(name)
+        info = archive.infos.get(name)
+        if info is None:
+            raise corrupt(f"missing archive entry {name!r}")
+        self.name, self.info, self.fh = name, info, archive.fh
+        self.left, self.crc = info.file_size, 0
+        fh = self.fh
+        fh.seek(info.header_offset)
+        head = fh.read(30)
+        if len(head) != 30 or head[:4] != ZIP_MAGIC:
+            raise corrupt(f"corrupted archive entry {name!r} (bad local header)")
+        flags, name_len, extra_len = struct.unpack("<H", head[6:8])[0], *struct.unpack("<HH", head[26:30])
+        local_name = fh.read(name_len).decode("utf-8" if flags & 0x800 else "cp437", "replace")
+        if local_name != info.orig_filename:
+            raise corrupt(f"corrupted archive entry {name!r} (its local header names {local_name!r})")
+        self.pos = info.header_offset + 30 + name_len + extra_len
+        if self.pos + self.left > archive.end:
+            raise corrupt(f"entry {name!r} is truncated (it ends past the end of the file)")
 
     def read_exact(self, n: int) -> bytes:
         if n > self.left:
             raise corrupt(f"entry {self.name!r} is truncated (needs {n} more bytes, holds {self.left})")
-        return self._read(n)
+        buf = bytearray(n)
+        self._readinto(memoryview(buf))
+        return bytes(buf)
 
-    def _read(self, n: int) -> bytes:
-        try:
-            data = self.src.read(n)
-        except (zipfile.BadZipFile, EOFError, ValueError, OSError) as e:
-            raise corrupt(f"corrupted archive entry {self.name!r} ({type(e).__name__}: {e})") from None
-        if len(data) != n:
-            raise corrupt(f"entry {self.name!r} is truncated")
+    def _readinto(self, view: memoryview) -> None:
+        self.fh.seek(self.pos)
+        readinto = getattr(self.fh, "readinto", None)
+        got, n = 0, view.nbytes
+        while got < n:
+            if readinto is not None:
+                k = readinto(view[got:])
+            else:  # (a file object without readinto: bounded chunks)
+                chunk = self.fh.read(min(_CHUNK, n - got))
+                k = len(chunk)
+                view[got:got + k] = chunk
+            if not k:
+                raise corrupt(f"entry {self.name!r} is truncated")
+            got += k
+        self.crc = zlib.crc32(view, self.crc)
+        self.pos += n
         self.left -= n
-        return data
 
     def fill(self, arr: np.ndarray) -> None:
-        """Fill ``arr`` (contiguous) from the entry, ``_CHUNK`` bytes at a time: no copy of the whole entry."""
-        view = memoryview(arr.reshape(-1, order="A").view(np.uint8)) if arr.size else memoryview(b"")
-        n = view.nbytes
-        if n > self.left:
-            raise corrupt(f"entry {self.name!r} is truncated (needs {n} more bytes, holds {self.left})")
-        pos = 0
-        while pos < n:
-            chunk = self._read(min(_CHUNK, n - pos))
-            view[pos:pos + len(chunk)] = chunk
-            pos += len(chunk)
+        """Fill ``arr`` (C- or F-contiguous) from the entry: the bytes go straight into its memory."""
+        if arr.size == 0:
+            return
+        view = memoryview(arr.reshape(-1, order="A").view(np.uint8))
+        if view.nbytes > self.left:
+            raise corrupt(f"entry {self.name!r} is truncated (needs {view.nbytes} more bytes, holds {self.left})")
+        self._readinto(view)
 
     def finish(self) -> None:
-        """The entry must end here; reading the final byte lets zipfile check its CRC."""
+        """The entry must end here, with the CRC its directory record declares."""
         if self.left:
             raise corrupt(f"entry {self.name!r} holds {self.left} bytes more than its header declares")
-        try:
-            rest = self.src.read(1)  # (zipfile raises BadZipFile on a CRC mismatch at end of data)
-        except (zipfile.BadZipFile, EOFError, ValueError, OSError) as e:
-            raise corrupt(f"corrupted archive entry {self.name!r} ({type(e).__name__}: {e})") from None
-        finally:
-            self.src.close()
-        if rest:
-            raise corrupt(f"entry {self.name!r} is longer than its header declares")
-
+        if self.crc != self.info.CRC:
+            raise corrupt(f"corrupted archive entry {self.name!r} (Bad CRC-32: the data was damaged)")

@@ -40,6 +40,7 @@ from ._tensor import Tensor
 
 MAX_DEPTH = 256  # containers inside containers: the same limit as retrograd.save
 _OPNAMES = {op.code.encode("latin-1")[0]: op.name for op in pickletools.opcodes}
+_STRUCTS = {f: struct.Struct(f) for f in ("<i", "<H", "<I", "<Q", "<B", ">d")}
 
 
 def _refuse(msg: str) -> pickle.UnpicklingError:
@@ -230,7 +231,8 @@ class Unpickler:
     """Runs the opcodes of one pickle held in memory; ``persistent_load(pid)`` supplies storages."""
 
     def __init__(self, data: bytes, persistent_load: Callable[[tuple], np.ndarray], name: str = "data.pkl") -> None:
-        self.data = memoryview(data)
+        self.raw = bytes(data)
+        self.data = memoryview(self.raw)
         self.persistent_load = persistent_load
         self.name = name
         self.pos = 0
@@ -248,15 +250,22 @@ class Unpickler:
         return out
 
     def _line(self) -> str:
-        end = bytes(self.data[self.pos:]).find(b"\n")
+        end = self.raw.find(b"\n", self.pos)
         if end < 0:
             raise _refuse(f"{self.op} at byte {self.op_pos} of {self.name} is not terminated (truncated)")
-        line = bytes(self.data[self.pos:self.pos + end])
-        self.pos += end + 1
+        line = self.raw[self.pos:end]
+        self.pos = end + 1
         return line.decode("utf-8")
 
     def _unpack(self, fmt: str) -> int | float:
-        return struct.unpack(fmt, self._take(struct.calcsize(fmt)))[0]
+        st = _STRUCTS[fmt]
+        return st.unpack(self._take(st.size))[0]
+
+    def _byte(self) -> int:
+        if self.pos >= len(self.data):
+            self._take(1)  # (raises the truncation error)
+        self.pos += 1
+        return self.data[self.pos - 1]
 
     def _new(self, obj):
         self.created[id(obj)] = obj
@@ -303,8 +312,21 @@ class Unpickler:
             code = data[self.pos]
             self.pos += 1
             op = self.op = _OPNAMES.get(code, f"unknown opcode 0x{code:02x}")
-            if op == "PROTO":
-                if self._take(1)[0] > 5:
+            # ---- memo (first: a third of the opcodes of a state dict)
+            if op in ("BINGET", "LONG_BINGET", "GET"):
+                i = (self._byte() if op == "BINGET" else self._unpack("<I") if op == "LONG_BINGET"
+                     else int(self._line()))
+                if i not in memo:
+                    raise _refuse(f"{op} at byte {self.op_pos} of {self.name}: memo entry {i} was never stored")
+                stack.append(memo[i])
+            elif op in ("BINPUT", "LONG_BINPUT", "PUT"):
+                i = (self._byte() if op == "BINPUT" else self._unpack("<I") if op == "LONG_BINPUT"
+                     else int(self._line()))
+                memo[i] = stack[-1]
+            elif op == "MEMOIZE":
+                memo[len(memo)] = stack[-1]
+            elif op == "PROTO":
+                if self._byte() > 5:
                     raise _refuse(f"unsupported pickle protocol {data[self.pos - 1]}")
             elif op == "FRAME":
                 n = self._unpack("<Q")
@@ -326,7 +348,7 @@ class Unpickler:
             elif op == "BININT":
                 stack.append(self._unpack("<i"))
             elif op == "BININT1":
-                stack.append(self._take(1)[0])
+                stack.append(self._byte())
             elif op == "BININT2":
                 stack.append(self._unpack("<H"))
             elif op == "INT":
@@ -335,7 +357,7 @@ class Unpickler:
             elif op == "LONG":
                 stack.append(int(self._line().rstrip("L")))
             elif op == "LONG1":
-                stack.append(int.from_bytes(self._take(self._take(1)[0]), "little", signed=True))
+                stack.append(int.from_bytes(self._take(self._byte()), "little", signed=True))
             elif op == "LONG4":
                 n = self._unpack("<i")
                 if n > 4096:  # 32,768-bit ints: far beyond anything a checkpoint holds, cheap to refuse
@@ -452,18 +474,6 @@ class Unpickler:
             elif op == "PERSID":
                 stack.append(self._persistent(self._line()))
             # ---- memo
-            elif op in ("BINGET", "LONG_BINGET", "GET"):
-                i = (self._take(1)[0] if op == "BINGET" else self._unpack("<I") if op == "LONG_BINGET"
-                     else int(self._line()))
-                if i not in memo:
-                    raise _refuse(f"{op} at byte {self.op_pos} of {self.name}: memo entry {i} was never stored")
-                stack.append(memo[i])
-            elif op in ("BINPUT", "LONG_BINPUT", "PUT"):
-                i = (self._take(1)[0] if op == "BINPUT" else self._unpack("<I") if op == "LONG_BINPUT"
-                     else int(self._line()))
-                memo[i] = stack[-1]
-            elif op == "MEMOIZE":
-                memo[len(memo)] = stack[-1]
             else:  # INST, OBJ, NEWOBJ_EX, EXT1/2/4, out-of-band buffers, STRING, unknown bytes
                 raise _refuse(f"refusing opcode {op} at byte {self.op_pos} of {self.name}: not used by weights "
                               "checkpoints (it can construct arbitrary objects or is unsupported)")
