@@ -72,7 +72,8 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         paths = _write(args.mb, args.tensors, folder)
-        print(f"loading a {args.mb} MiB float32 state dict ({args.tensors} tensors); peak RSS growth in a fresh process")
+        print(f"loading a {args.mb} MiB float32 state dict ({args.tensors} tensors); "
+              "peak RSS growth in a fresh process")
         print(f"{'file':<18}{'loader':<11}{'peak MiB':>10}{'/ tensors':>11}{'time s':>9}")
         for fmt, path in paths.items():
             for which in (("retrograd", "torch") if fmt == "torch format" else ("retrograd",)):

@@ -306,7 +306,8 @@ def test_reads_torch_optimizer_state():
 def test_reads_torch_nested_containers_and_values(protocol):
     obj = {"list": [1, 2.5, "s", None, True, (1, (2, 3))], 3: "int key", (1, "a"): "tuple key",
            "od": OrderedDict(a=torch.ones(1)), "counter": Counter("aab"), "size": torch.Size([2, 3]),
-           "dtypes": [torch.float32, torch.int64, torch.bool, torch.float16, torch.uint8], "device": torch.device("cpu"),
+           "dtypes": [torch.float32, torch.int64, torch.bool, torch.float16, torch.uint8],
+           "device": torch.device("cpu"),
            "bytes": b"\x00\xff", "set": {1, 2}, "complex": 1 + 2j, "big": 2 ** 70, "neg": -(2 ** 40),
            "float": float("-inf")}
     out = _torch_round(obj, pickle_protocol=protocol)

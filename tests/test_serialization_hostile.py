@@ -49,7 +49,8 @@ def storage(key: str = "0", n: int = 4, kind: str = "FloatStorage") -> bytes:
     return tup(text("storage"), glob("torch", kind), text(key), text("cpu"), small(n)) + b"Q"
 
 
-def rebuild(size=(2, 2), stride=(2, 1), offset=0, key="0", n=4, hooks: bytes | None = None, extra: bytes = b"") -> bytes:
+def rebuild(size=(2, 2), stride=(2, 1), offset=0, key="0", n=4, hooks: bytes | None = None,
+            extra: bytes = b"") -> bytes:
     hooks = glob("collections", "OrderedDict") + b")R" if hooks is None else hooks
     return (glob("torch._utils", "_rebuild_tensor_v2") + b"(" + storage(key, n) + small(offset)
             + tup(*(small(s) for s in size)) + tup(*(small(s) for s in stride)) + b"\x89" + hooks + extra + b"tR")
