@@ -484,7 +484,9 @@ def _load_torch_zip(archive: Archive, pkl_name: str) -> Any:
         if not disk.isnative:
             arr = arr.byteswap(inplace=True).view(disk.newbyteorder("="))
         if stype.np is None:  # bfloat16 is the top half of a float32: retrograd keeps it as float32
-            arr = (arr.astype(np.uint32) << 16).view(np.float32)
+            wide = np.empty(numel, dtype=np.uint32)  # (widened in place: no third temporary array)
+            np.left_shift(arr, 16, out=wide, dtype=np.uint32)
+            arr = wide.view(np.float32)
         storages[key] = arr
         return arr
 
