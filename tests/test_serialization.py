@@ -278,3 +278,110 @@ def test_tampered_header_raises_clearly(edit, msg):
         rg.load(_with_entry(data, "retrograd.json", json.dumps(header).encode()))
     with pytest.raises(RuntimeError, match="JSON header is corrupted"):
         rg.load(_with_entry(data, "retrograd.json", b"{not json"))
+
+
+# ---------------------------------------------------------------------------------------- torch-written files
+def _torch_round(obj, **kw):
+    buf = io.BytesIO()
+    torch.save(obj, buf, **kw)
+    buf.seek(0)
+    return rg.load(buf)
+
+
+def test_reads_torch_optimizer_state():
+    model = torch.nn.Linear(3, 2)
+    opt = torch.optim.AdamW(model.parameters(), lr=0.1, amsgrad=True)
+    model(torch.ones(4, 3)).sum().backward()
+    opt.step()
+    ref = opt.state_dict()
+    sd = _torch_round(ref)
+    assert sd["param_groups"] == ref["param_groups"]
+    for i, state in ref["state"].items():
+        for k, v in state.items():
+            assert sd["state"][i][k].dtype.name == str(v.dtype).split(".")[1]
+            np.testing.assert_array_equal(sd["state"][i][k].numpy(), v.numpy())
+
+
+@pytest.mark.parametrize("protocol", [2, 4])
+def test_reads_torch_nested_containers_and_values(protocol):
+    obj = {"list": [1, 2.5, "s", None, True, (1, (2, 3))], 3: "int key", (1, "a"): "tuple key",
+           "od": OrderedDict(a=torch.ones(1)), "counter": Counter("aab"), "size": torch.Size([2, 3]),
+           "dtypes": [torch.float32, torch.int64, torch.bool, torch.float16, torch.uint8],
+           "device": torch.device("cpu"),
+           "bytes": b"\x00\xff", "set": {1, 2}, "complex": 1 + 2j, "big": 2 ** 70, "neg": -(2 ** 40),
+           "float": float("-inf")}
+    out = _torch_round(obj, pickle_protocol=protocol)
+    assert out["list"] == obj["list"] and out[3] == "int key" and out[(1, "a")] == "tuple key"
+    assert type(out["od"]) is OrderedDict and out["od"]["a"].item() == 1.0
+    assert out["counter"] == Counter("aab") and type(out["counter"]) is Counter
+    assert out["size"] == (2, 3) and type(out["size"]) is rg.Size
+    assert out["dtypes"] == [rg.float32, rg.int64, rg.bool, rg.float16, rg.uint8]
+    assert str(out["device"]) == "cpu" and out["bytes"] == b"\x00\xff" and out["set"] == {1, 2}
+    assert out["complex"] == 1 + 2j and out["big"] == 2 ** 70 and out["neg"] == -(2 ** 40)
+    assert out["float"] == float("-inf")
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool,
+                                   torch.float16, torch.float32, torch.float64])
+def test_reads_torch_tensors_of_every_dtype(dtype):
+    t = (torch.arange(-3, 9).reshape(3, 4) % 5).to(dtype)
+    out = _torch_round({"t": t, "col": t[:, 1]})
+    assert out["t"].dtype.name == str(dtype).split(".")[1]
+    np.testing.assert_array_equal(out["t"].numpy(), t.numpy())
+    np.testing.assert_array_equal(out["col"].numpy(), t[:, 1].numpy())
+
+
+def test_reads_torch_bfloat16_as_float32():
+    t = torch.tensor([1.5, -2.25, 3e38], dtype=torch.bfloat16)
+    out = _torch_round(t)
+    np.testing.assert_array_equal(out.numpy(), t.float().numpy())  # bfloat16 widens to float32 exactly
+
+
+def test_torch_tensors_sharing_a_storage_share_memory_after_loading():
+    base = torch.arange(12.0)
+    obj = {"base": base, "view": base[2:10].view(2, 4)[:, 1::2], "t": base.view(3, 4).t()}
+    out = _torch_round(obj)
+    for k, v in obj.items():
+        np.testing.assert_array_equal(out[k].numpy(), v.numpy())
+    out["base"][3] = 100.0  # element 3 is view[0, 0] and t[3, 0]
+    assert out["view"][0, 0].item() == 100.0 and out["t"][3, 0].item() == 100.0
+
+
+def _big_endian(data: bytes) -> bytes:
+    """A torch checkpoint as a big-endian machine writes it: byteorder 'big', every storage byte-swapped."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for n in src.namelist():
+            raw = src.read(n)
+            if n.endswith("byteorder"):
+                raw = b"big"
+            elif "/data/" in n and not n.endswith("serialization_id"):
+                raw = np.frombuffer(raw, "<f4").astype(">f4").tobytes()
+            dst.writestr(n, raw)
+    return out.getvalue()
+
+
+def test_reads_big_endian_torch_checkpoints():
+    buf = io.BytesIO()
+    t = torch.tensor([1.5, -2.0, 3.25])
+    torch.save({"t": t}, buf)
+    out = rg.load(io.BytesIO(_big_endian(buf.getvalue())))
+    assert out["t"].dtype is rg.float32 and out["t"].numpy().dtype.isnative
+    np.testing.assert_array_equal(out["t"].numpy(), t.numpy())
+
+
+def test_retrograd_round_trip_of_fortran_and_big_endian_arrays():
+    """.npy entries in Fortran order or big-endian byte order (which other writers produce) load correctly."""
+    data = saved_bytes(rg.ones(2, 3))
+    for arr in (np.asfortranarray(np.arange(6, dtype="<f4").reshape(2, 3)), np.arange(6, dtype=">f4").reshape(2, 3)):
+        npy = io.BytesIO()
+        np.save(npy, arr)
+        out = rg.load(_with_entry(data, "tensors/0.npy", npy.getvalue()))
+        np.testing.assert_array_equal(out.numpy(), np.arange(6).reshape(2, 3))
+        assert out.numpy().dtype.isnative
+
+
+def test_load_guarantees_are_documented():
+    doc = rg.serialization.__doc__
+    for words in ("regular file", "256", "UnpicklingError", "RuntimeError", "BUILD", "size of its tensors"):
+        assert words in doc, words

@@ -20,22 +20,41 @@ Version 2 (written only when needed) adds views: distinct tensors that share one
 loading they share memory again, as PyTorch's storages do.
 Saving anything else raises ``TypeError``: the format is "weights only" by construction.
 
-Loading reads the JSON and the ``.npy`` headers with size checks (declared sizes must match
-the bytes that are really there, entries must be uncompressed, dtypes must be plain numeric),
-so a truncated, corrupted or hostile file raises a ``RuntimeError`` naming the problem, and
-nothing in it is ever executed.  A plain pickle (or PyTorch's legacy pickle format) is
-refused with ``pickle.UnpicklingError``.
+What ``load`` guarantees
+------------------------
+Loading never runs code from the file and never changes anything but the object it returns.
 
-PyTorch checkpoints written by ``torch.save`` (the zip format, PyTorch >= 1.6) can also be
-read: their ``data.pkl`` is unpickled by a restricted unpickler that resolves only
-``collections.OrderedDict``, ``torch._utils._rebuild_tensor_v2`` / ``_rebuild_parameter``,
-the ``torch.*Storage`` names, ``torch.Size`` and ``torch`` dtypes (mapped to NumPy-backed
-retrograd tensors); any other global raises ``pickle.UnpicklingError`` before it is called.
-Tensors of a PyTorch checkpoint that share a storage share memory after loading, too.
+* It opens only a regular file (a FIFO, a device such as ``/dev/zero``, also through a symlink,
+  or a directory is refused at once) or a seekable binary file object.
+* It checks the zip directory before reading data: entries must be stored (uncompressed,
+  unencrypted), named once, and their declared sizes must fit inside the file.  Each array is
+  then read straight into the memory of the tensor it becomes, so loading a checkpoint costs
+  about the size of its tensors (``bench/bench_serialization.py --peak-memory``).
+* ``.npy`` headers are parsed as literals and checked (plain numeric or bool dtypes only, shape
+  matching the bytes present); views are made only when every element lies inside their storage.
+* PyTorch checkpoints: ``data.pkl`` runs on retrograd's own restricted pickle machine
+  (``retrograd._unpickler``).  Globals resolve only to ``collections.OrderedDict``/``Counter``,
+  ``torch.Size``, ``torch.device``, the ``torch`` dtypes and storage types, ``_codecs.encode``,
+  ``set``/``frozenset``/``bytearray``/``complex`` and ``torch._utils._rebuild_tensor(_v2)`` /
+  ``_rebuild_parameter(_with_state)``; none of them is ever placed where an opcode could modify
+  it.  State is applied only to objects this load created and only in the shapes PyTorch's
+  ``weights_only`` unpickler accepts (BUILD only on an ``OrderedDict``, with a dict of attribute
+  names; SETITEM(S) on dicts, APPEND(S) on lists).  INST, OBJ, NEWOBJ_EX and EXT1/2/4 are refused;
+  declared lengths (BINBYTES8, BINUNICODE8, LONG4, FRAME ...) are checked against the bytes that
+  remain before anything is allocated.
+* Containers may nest at most 256 levels deep (``MAX_DEPTH``), in ``save`` (``ValueError``) and in
+  both formats on ``load``.
+
+Errors: a problem with the file or its container raises ``RuntimeError`` (an empty file also is an
+``EOFError``, as in PyTorch); a refused or corrupted pickle raises ``pickle.UnpicklingError``,
+naming the opcode, its byte position and the global.  Both messages start with ``retrograd.load:``.
+A plain pickle (or PyTorch's legacy, pre-zip format) is refused with ``pickle.UnpicklingError``;
+a path or file object of the wrong kind raises ``TypeError``; the OS's own errors (a missing file)
+pass through as ``OSError``.
 """
 from __future__ import annotations
 
-import io
+import ast
 import json
 import os
 import pickle
@@ -46,20 +65,19 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from . import _dtype as D
+from ._checkpoint_tensors import MAX_DIMS, NUMERIC, is_int, make_tensor, strided
+from ._checkpoint_zip import ZIP_MAGIC, Archive, EmptyFileError, corrupt, open_source, sniff
 from ._size import Size, device
 from ._tensor import Tensor
+from ._unpickler import MAX_DEPTH, Unpickler, storage_array
 
 __all__ = ["save", "load"]
 
 FORMAT = "retrograd.save"
 VERSION = 2  # the newest version written; 1 = no views, 2 = tensor nodes may carry "o" and "view"
 _HEADER = "retrograd.json"
-_ZIP_MAGIC = b"PK\x03\x04"
-_MAX_DEPTH = 512
-_MAX_ENTRIES = 1 << 20
 _DATE = (1980, 1, 1, 0, 0, 0)  # fixed timestamps: identical objects give identical files
-_ALLOWED = {np.dtype(n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-                                  "float64")}
+_ALLOWED = NUMERIC
 
 
 # ---------------------------------------------------------------------------------------- save
@@ -113,20 +131,20 @@ class _Encoder:
             views = [_geometry(t._data, root) for _, t, _ in members] if len(members) > 1 else [None]
             if any(v is None for v in views):
                 for _, t, nodes in members:
-                    k = self._add(np.array(t._data, order="C", copy=True))  # (ascontiguousarray makes 0-d 1-d)
+                    a = t._data  # (written out at once, so a C-contiguous array needs no copy)
+                    k = self._add(a if a.flags.c_contiguous else np.array(a, order="C"))
                     for node in nodes:
                         node["i"] = k
                 continue
-            k = self._add(np.array(root.ravel(order="A"), copy=True))  # memory order, as the offsets are
+            k = self._add(root.ravel(order="A"))  # memory order, as the offsets are (a view: root is contiguous)
             self.has_views = True
             for (o, _, nodes), (offset, shape, stride) in zip(members, views):
                 for node in nodes:
                     node.update(i=k, o=o, view={"offset": offset, "shape": shape, "stride": stride})
 
     def encode(self, obj, depth: int = 0):
-        if depth > _MAX_DEPTH:
-            raise ValueError("retrograd.save: object is nested too deeply")
-        enc = lambda x: self.encode(x, depth + 1)  # noqa: E731
+        # one Python frame per level of nesting (no helper lambdas or comprehensions in between), so
+        # MAX_DEPTH levels fit well inside Python's default recursion limit
         if obj is None or isinstance(obj, (bool, str)):
             return obj
         if isinstance(obj, int) and type(obj) is int:
@@ -150,16 +168,25 @@ class _Encoder:
             return {"$": "bytes", "hex": bytes(obj).hex()}
         if isinstance(obj, (int, float)):  # int/float subclasses (IntEnum, ...): store the plain value
             return int(obj) if isinstance(obj, int) else float(obj)
-        if isinstance(obj, list):
-            return {"$": "list", "v": [enc(x) for x in obj]}
-        if isinstance(obj, tuple):
-            return {"$": "tuple", "v": [enc(x) for x in obj]}
-        if isinstance(obj, dict):
+        if isinstance(obj, (list, tuple, dict)):
+            if depth >= MAX_DEPTH:
+                raise ValueError(f"retrograd.save: the object is nested more than {MAX_DEPTH} levels deep (or "
+                                 "contains itself); save and load accept at most that many nested containers")
+            d = depth + 1
+            if isinstance(obj, (list, tuple)):
+                items = []
+                for x in obj:
+                    items.append(self.encode(x, d))
+                return {"$": "list" if isinstance(obj, list) else "tuple", "v": items}
             tag = "counter" if isinstance(obj, Counter) else "odict" if isinstance(obj, OrderedDict) else "dict"
-            node = {"$": tag, "k": [enc(k) for k in obj.keys()], "v": [enc(v) for v in obj.values()]}
+            keys, values = [], []
+            for k, v in obj.items():
+                keys.append(self.encode(k, d))
+                values.append(self.encode(v, d))
+            node = {"$": tag, "k": keys, "v": values}
             meta = getattr(obj, "_metadata", None)
             if tag == "odict" and meta is not None:
-                node["metadata"] = enc(meta)
+                node["metadata"] = self.encode(meta, d)
             return node
         raise TypeError(f"retrograd.save: cannot save an object of type {type(obj).__module__}."
                         f"{type(obj).__qualname__}; only tensors, numbers, strings, bytes, None, dtypes, "
@@ -181,213 +208,183 @@ def save(obj: Any, f, pickle_module=None, pickle_protocol: int = 2, _use_new_zip
     {'w': tensor([1., 1.]), 'step': 3}
     """
     enc = _Encoder()
-    root = enc.encode(obj)
-    enc.finish()
-    # version 2 only when a file holds views, so files without them stay readable by version-1 readers
-    header = {"format": FORMAT, "version": 2 if enc.has_views else 1, "byteorder": "little", "tensors": enc.meta, "root": root}
-    text = json.dumps(header, allow_nan=True).encode("utf-8")
+    try:
+        root = enc.encode(obj)
+        enc.finish()
+        # version 2 only when a file holds views, so files without them stay readable by version-1 readers
+        header = {"format": FORMAT, "version": 2 if enc.has_views else 1, "byteorder": "little", "tensors": enc.meta,
+                  "root": root}
+        text = json.dumps(header, allow_nan=True).encode("utf-8")
+    except RecursionError:  # only when the caller is itself deep in Python's stack
+        raise ValueError(f"retrograd.save: the object is too deeply nested to save from this depth of the Python "
+                         f"stack (the format allows {MAX_DEPTH} levels)") from None
     own = isinstance(f, (str, os.PathLike))
     fh: BinaryIO = open(f, "wb") if own else f
     try:
         with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
             zf.writestr(zipfile.ZipInfo(_HEADER, _DATE), text)
             for arr, meta in zip(enc.arrays, enc.meta):
-                buf = io.BytesIO()
-                np.lib.format.write_array(buf, arr.astype(arr.dtype.newbyteorder("<"), copy=False),
-                                          allow_pickle=False)
-                zf.writestr(zipfile.ZipInfo(meta["file"], _DATE), buf.getvalue())
+                # streamed into the archive: no second copy of the array in memory
+                arr = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
+                big = arr.nbytes > (1 << 31) - 4096  # (zipfile must know in advance that an entry needs zip64)
+                with zf.open(zipfile.ZipInfo(meta["file"], _DATE), "w", force_zip64=big) as out:
+                    np.lib.format.write_array(out, arr, allow_pickle=False)
     finally:
         if own:
             fh.close()
 
 
 # ---------------------------------------------------------------------------------------- load
-def _corrupt(msg: str) -> RuntimeError:
-    return RuntimeError(f"retrograd.load: {msg}")
+_corrupt = corrupt
+_MAX_NPY_HEADER = 1 << 16
+_MAX_JSON = 1 << 30  # the description of even a huge model is a few MB
 
 
-class _EmptyFileError(RuntimeError, EOFError):
-    """An empty file: PyTorch raises EOFError (its unpickler runs out of input); it is also a
-    RuntimeError like every other unreadable-file error here, so either ``except`` catches it."""
-
-
-def _read_source(f) -> bytes:
-    if isinstance(f, (str, os.PathLike)):
-        with open(f, "rb") as fh:
-            return fh.read()
-    if hasattr(f, "read"):
-        data = f.read()
-        if not isinstance(data, (bytes, bytearray)):
-            raise TypeError("retrograd.load: the file object must be opened in binary mode")
-        return bytes(data)
-    raise TypeError(f"retrograd.load: expected a path or a binary file object, got {type(f).__name__}")
-
-
-def _open_zip(data: bytes) -> zipfile.ZipFile:
-    if len(data) == 0:
-        raise _EmptyFileError("retrograd.load: the file is empty (truncated?)")
-    if not data.startswith(_ZIP_MAGIC):
-        if data[:1] == b"\x80" or data[:1] in (b"(", b"}", b"]", b"c"):
-            raise pickle.UnpicklingError(
-                "retrograd.load: this is a pickle stream (a plain pickle or PyTorch's legacy format), not a "
-                "retrograd or PyTorch zip checkpoint; retrograd never unpickles arbitrary data because "
-                "unpickling can run code. Re-save it with torch.save(...) (zip format) from trusted code.")
-        raise _corrupt(f"not a retrograd or PyTorch checkpoint (bad magic bytes {data[:4]!r}, expected a zip "
-                       "archive)")
+def _read_npy(archive: Archive, name: str) -> np.ndarray:
+    """A .npy entry -> array, header checked against the entry's size before the array is allocated,
+    the data read straight into the array."""
+    stream = archive.open_stream(name)
+    head = stream.read_exact(10 if archive.size_of(name) >= 10 else archive.size_of(name) + 1)
+    if head[:6] != b"\x93NUMPY" or head[6] not in (1, 2, 3):
+        raise _corrupt(f"bad array header in {name!r} (not a .npy file, or an unknown .npy version)")
+    if head[6] == 1:
+        hlen, text = int.from_bytes(head[8:10], "little"), b""
+    else:
+        hlen, text = int.from_bytes(head[8:10] + stream.read_exact(2), "little"), b""
+    if hlen > _MAX_NPY_HEADER:
+        raise _corrupt(f"bad array header in {name!r} (declares a {hlen}-byte header)")
+    text = stream.read_exact(hlen)
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError) as e:
-        raise _corrupt(f"truncated or corrupted zip archive ({e}); failed finding central directory") from None
-    infos = zf.infolist()
-    if len(infos) > _MAX_ENTRIES:
-        raise _corrupt(f"the archive has too many entries ({len(infos)})")
-    total = 0
-    for info in infos:
-        if info.compress_type != zipfile.ZIP_STORED:
-            raise _corrupt(f"entry {info.filename!r} is compressed; checkpoints hold stored entries only "
-                           "(refusing possible zip bomb)")
-        if info.file_size != info.compress_size or info.header_offset + info.compress_size > len(data):
-            raise _corrupt(f"entry {info.filename!r} declares {info.file_size} bytes but the archive holds "
-                           f"{len(data)} bytes (truncated, corrupted, or a zip bomb)")
-        total += info.file_size
-    if total > len(data):
-        raise _corrupt("the entries declare more data than the archive holds (zip bomb?)")
-    return zf
-
-
-def _read_entry(zf: zipfile.ZipFile, name: str) -> bytes:
+        header = ast.literal_eval(text.decode("utf-8" if head[6] == 3 else "latin-1"))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, UnicodeDecodeError) as e:
+        raise _corrupt(f"bad array header in {name!r} ({type(e).__name__}: {e})") from None
+    if (not isinstance(header, dict) or set(header) != {"descr", "fortran_order", "shape"}
+            or not isinstance(header["descr"], str) or type(header["fortran_order"]) is not bool
+            or not isinstance(header["shape"], tuple) or len(header["shape"]) > MAX_DIMS):
+        raise _corrupt(f"bad array header in {name!r} ({str(header)[:120]})")
     try:
-        return zf.read(name)
-    except KeyError:
-        raise _corrupt(f"missing archive entry {name!r}") from None
-    except (zipfile.BadZipFile, EOFError, ValueError, OSError) as e:
-        raise _corrupt(f"corrupted archive entry {name!r} ({e})") from None
-
-
-def _parse_npy(raw: bytes, name: str) -> np.ndarray:
-    """A .npy payload -> array, checking the header against the bytes really present."""
-    bio = io.BytesIO(raw)
-    try:
-        version = np.lib.format.read_magic(bio)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(bio)
-        elif version in ((2, 0), (3, 0)):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(bio)
-        else:
-            raise ValueError(f"unsupported .npy version {version}")
-    except (ValueError, EOFError, SyntaxError, TypeError) as e:
-        raise _corrupt(f"bad array header in {name!r} ({e})") from None
-    if dtype.newbyteorder("=") not in _ALLOWED or dtype.hasobject:
+        dtype = np.dtype(header["descr"])
+    except (TypeError, ValueError) as e:
+        raise _corrupt(f"bad array header in {name!r} (dtype {header['descr']!r:.40}: {e})") from None
+    shape = header["shape"]
+    if dtype.newbyteorder("=") not in NUMERIC or dtype.hasobject:
         raise _corrupt(f"array {name!r} has unsupported dtype {dtype} (only plain numeric and bool arrays load)")
-    if any(not isinstance(s, int) or s < 0 for s in shape):
+    if not all(is_int(s) and s >= 0 for s in shape):
         raise _corrupt(f"array {name!r} has an invalid shape {shape}")
     count = 1
     for s in shape:
         count *= s
-    body = raw[bio.tell():]
-    if count * dtype.itemsize != len(body):
+    if count * dtype.itemsize != stream.left:
         raise _corrupt(f"array {name!r} declares shape {tuple(shape)} ({count * dtype.itemsize} bytes) but holds "
-                       f"{len(body)} bytes (truncated or corrupted)")
-    arr = np.frombuffer(body, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")
-    return np.array(arr, dtype=dtype.newbyteorder("="), order="C", copy=True)
-
-
-def _make_tensor(arr: np.ndarray, requires_grad: bool, parameter: bool = False) -> Tensor:
-    t = Tensor._wrap(arr, False, None, 0)
-    if requires_grad:
-        if arr.dtype.kind != "f":
-            raise _corrupt("an integer or bool tensor cannot require grad")
-        t.requires_grad_(True)
-    if parameter:
-        try:
-            from .nn.parameter import Parameter
-        except ImportError:  # nn not available: a plain tensor that requires grad
-            return t
-        return Parameter(t, requires_grad=requires_grad)
-    return t
+                       f"{stream.left} bytes (truncated or corrupted)")
+    arr = np.empty(shape, dtype=dtype, order="F" if header["fortran_order"] else "C")
+    stream.fill(arr)
+    stream.finish()
+    if not dtype.isnative:
+        arr = arr.byteswap(inplace=True).view(dtype.newbyteorder("="))
+    return arr
 
 
 class _Decoder:
-    def __init__(self, zf: zipfile.ZipFile, header: dict) -> None:
-        self.zf = zf
+    def __init__(self, archive: Archive, header: dict) -> None:
+        self.archive = archive
         tensors = header.get("tensors")
         if not isinstance(tensors, list):
             raise _corrupt("the header's 'tensors' table is missing")
         self.table = tensors
         self.arrays: dict[int, np.ndarray] = {}
-        self.made: dict[int, Tensor] = {}
+        self.made: dict[Any, Tensor] = {}
 
     def array(self, k) -> np.ndarray:
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(self.table):
+        if not is_int(k) or not 0 <= k < len(self.table):
             raise _corrupt(f"tensor reference {k!r} is out of range")
         if k not in self.arrays:
             meta = self.table[k]
             name = meta.get("file") if isinstance(meta, dict) else None
             if not isinstance(name, str):
                 raise _corrupt(f"tensor table entry {k} is malformed")
-            arr = _parse_npy(_read_entry(self.zf, name), name)
+            arr = _read_npy(self.archive, name)
             if list(arr.shape) != meta.get("shape") or arr.dtype.name != meta.get("dtype"):
                 raise _corrupt(f"array {name!r} does not match its description in the header")
             self.arrays[k] = arr
         return self.arrays[k]
 
+    def tensor(self, node: dict) -> Tensor:
+        requires_grad, parameter = node.get("requires_grad", False), node.get("parameter", False)
+        if type(requires_grad) is not bool or type(parameter) is not bool:
+            raise TypeError("requires_grad and parameter must be bools")
+        if "view" in node:
+            key = ("o", node["o"])
+            if not is_int(node["o"]) or not isinstance(node["view"], dict):
+                raise TypeError("bad view")
+            if key not in self.made:
+                storage = self.array(node["i"])
+                if storage.ndim != 1:
+                    raise _corrupt("a view's storage is not one-dimensional")
+                v = node["view"]
+                arr = strided(storage, v["offset"], _as_list(v["shape"]), _as_list(v["stride"]), _corrupt)
+                self.made[key] = self._make(arr, requires_grad, parameter)
+            return self.made[key]
+        k = node["i"]
+        if k not in self.made:
+            self.made[k] = self._make(self.array(k), requires_grad, parameter)
+        return self.made[k]
+
+    @staticmethod
+    def _make(arr: np.ndarray, requires_grad: bool, parameter: bool) -> Tensor:
+        if requires_grad and arr.dtype.kind != "f":
+            raise _corrupt("an integer or bool tensor cannot require grad")
+        return make_tensor(arr, requires_grad, parameter)
+
     def decode(self, node, depth: int = 0):
-        if depth > _MAX_DEPTH:
-            raise _corrupt("the object is nested too deeply")
+        # one Python frame per level of nesting, as _Encoder.encode
         if node is None or isinstance(node, (bool, int, float, str)):
             return node
         if not isinstance(node, dict) or not isinstance(node.get("$"), str):
             raise _corrupt(f"malformed node of type {type(node).__name__}")
         tag = node["$"]
-        dec = lambda x: self.decode(x, depth + 1)  # noqa: E731
         try:
-            if tag == "tensor" and "view" in node:
-                key = ("o", node["o"])
-                if not isinstance(node["o"], int) or not isinstance(node["view"], dict):
-                    raise TypeError("bad view")
-                if key not in self.made:
-                    storage = self.array(node["i"])
-                    if storage.ndim != 1:
-                        raise _corrupt("a view's storage is not one-dimensional")
-                    v = node["view"]
-                    arr = _strided(storage, v["offset"], _as_list(v["shape"]), _as_list(v["stride"]), _corrupt)
-                    self.made[key] = _make_tensor(arr, bool(node.get("requires_grad", False)),
-                                                  bool(node.get("parameter", False)))
-                return self.made[key]
             if tag == "tensor":
-                k = node["i"]
-                if k not in self.made:
-                    self.made[k] = _make_tensor(self.array(k), bool(node.get("requires_grad", False)),
-                                                bool(node.get("parameter", False)))
-                return self.made[k]
-            if tag in ("list", "tuple"):
-                items = [dec(x) for x in _as_list(node["v"])]
-                return items if tag == "list" else tuple(items)
-            if tag in ("dict", "odict", "counter"):
+                return self.tensor(node)
+            if tag in ("list", "tuple", "dict", "odict", "counter"):
+                if depth >= MAX_DEPTH:
+                    raise _corrupt(f"the object is nested more than {MAX_DEPTH} levels deep")
+                d = depth + 1
+                if tag in ("list", "tuple"):
+                    items = []
+                    for x in _as_list(node["v"]):
+                        items.append(self.decode(x, d))
+                    return items if tag == "list" else tuple(items)
                 keys, values = _as_list(node["k"]), _as_list(node["v"])
                 if len(keys) != len(values):
                     raise _corrupt("a dict node has different numbers of keys and values")
-                cls = {"dict": dict, "odict": OrderedDict, "counter": Counter}[tag]
-                out = cls()
+                out = {"dict": dict, "odict": OrderedDict, "counter": Counter}[tag]()
                 for k, v in zip(keys, values):
-                    out[dec(k)] = dec(v)
+                    key = self.decode(k, d)
+                    out[key] = self.decode(v, d)
                 if tag == "odict" and "metadata" in node:
-                    out._metadata = dec(node["metadata"])
+                    out._metadata = self.decode(node["metadata"], d)
                 return out
             if tag == "size":
-                return Size(int(d) for d in _as_list(node["v"]))
+                dims = _as_list(node["v"])
+                if not all(is_int(x) for x in dims):
+                    raise TypeError("a size holds ints only")
+                return Size(dims)
             if tag == "dtype":
                 return D._by_name(str(node["name"]))
             if tag == "device":
-                return device(str(node["v"]))
+                try:
+                    return device(str(node["v"]))
+                except RuntimeError as e:  # (device's own error for a bad string)
+                    raise ValueError(str(e)) from None
             if tag == "bytes":
                 return bytes.fromhex(node["hex"])
             if tag == "npscalar":
-                dt = np.dtype(node["dtype"])
-                if dt not in _ALLOWED:
+                dt = np.dtype(str(node["dtype"]))
+                if dt not in _ALLOWED or not isinstance(node["v"], (bool, int, float)):
                     raise _corrupt(f"unsupported scalar dtype {dt}")
                 return dt.type(node["v"])
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
             raise _corrupt(f"malformed {tag!r} node ({type(e).__name__}: {e})") from None
         raise _corrupt(f"unknown node tag {tag!r}")
 
@@ -398,8 +395,8 @@ def _as_list(v) -> list:
     return v
 
 
-def _load_retrograd(zf: zipfile.ZipFile) -> Any:
-    raw = _read_entry(zf, _HEADER)
+def _load_retrograd(archive: Archive) -> Any:
+    raw = archive.read_bytes(_HEADER, limit=_MAX_JSON)
     try:
         header = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
@@ -409,156 +406,89 @@ def _load_retrograd(zf: zipfile.ZipFile) -> Any:
     if header.get("version") not in (1, VERSION):
         raise _corrupt(f"unsupported format version {header.get('version')!r} (this retrograd reads versions "
                        f"1 to {VERSION})")
-    return _Decoder(zf, header).decode(header.get("root"))
+    try:
+        return _Decoder(archive, header).decode(header.get("root"))
+    except RecursionError:  # only when the caller is itself deep in Python's stack
+        raise _corrupt(f"the object is too deeply nested to load from this depth of the Python stack (the "
+                       f"format allows {MAX_DEPTH} levels)") from None
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only: bool = True, mmap=None, **pickle_load_args):
-    """Load what ``save`` wrote (or a state dict from ``torch.save``) without executing any code.
+    """Load what ``save`` wrote (or a checkpoint written by ``torch.save``) without executing any code.
 
-    ``map_location`` may be None, 'cpu', a device, a dict or a callable; everything loads on the
-    CPU. ``weights_only`` is accepted for compatibility: retrograd only ever loads weights.
+    ``f`` is a path to a regular file or a seekable binary file object. ``map_location`` may be
+    None, 'cpu', a device, a dict or a callable; everything loads on the CPU. ``weights_only`` is
+    accepted for compatibility: retrograd only ever loads weights.  What is refused, and how
+    (``RuntimeError`` for the container, ``pickle.UnpicklingError`` for a pickle), is described in
+    the module docstring.
 
     >>> import io, retrograd as torch
     >>> buf = io.BytesIO(); torch.save([torch.arange(3), (1.5, None)], buf); _ = buf.seek(0)
     >>> torch.load(buf)
     [tensor([0, 1, 2]), (1.5, None)]
     """
-    data = _read_source(f)
-    zf = _open_zip(data)
-    names = zf.namelist()
-    if _HEADER in names:
-        return _load_retrograd(zf)
-    pkl = [n for n in names if n == "data.pkl" or n.endswith("/data.pkl")]
-    if len(pkl) == 1:
-        return _load_torch_zip(zf, pkl[0])
-    raise _corrupt("the zip archive is neither a retrograd checkpoint (no retrograd.json) nor a PyTorch "
-                   "checkpoint (no data.pkl)")
+    fh, own = open_source(f)
+    try:
+        head = sniff(fh)
+        if not head:
+            raise EmptyFileError("retrograd.load: the file is empty (truncated?)")
+        if head != ZIP_MAGIC:
+            if head[:1] == b"\x80" or head[:1] in (b"(", b"}", b"]", b"c"):
+                raise pickle.UnpicklingError(
+                    "retrograd.load: this is a pickle stream (a plain pickle or PyTorch's legacy format), not a "
+                    "retrograd or PyTorch zip checkpoint; retrograd never unpickles arbitrary data because "
+                    "unpickling can run code. Re-save it with torch.save(...) (zip format) from trusted code.")
+            raise _corrupt(f"not a retrograd or PyTorch checkpoint (bad magic bytes {head!r}, expected a zip "
+                           "archive)")
+        archive = Archive(fh)
+        names = archive.names()
+        if _HEADER in names:
+            return _load_retrograd(archive)
+        pkl = [n for n in names if n == "data.pkl" or n.endswith("/data.pkl")]
+        if len(pkl) == 1:
+            return _load_torch_zip(archive, pkl[0])
+        raise _corrupt("the zip archive is neither a retrograd checkpoint (no retrograd.json) nor a PyTorch "
+                       "checkpoint (no data.pkl)")
+    finally:
+        if own:
+            fh.close()
 
 
 # ------------------------------------------------------------------ PyTorch zip checkpoints
-_TORCH_STORAGES = {
-    "FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorage": np.float16,
-    "BFloat16Storage": None, "LongStorage": np.int64, "IntStorage": np.int32, "ShortStorage": np.int16,
-    "CharStorage": np.int8, "ByteStorage": np.uint8, "BoolStorage": np.bool_, "UntypedStorage": np.uint8,
-}
-_TORCH_DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
-                 "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "int64": "int64", "long": "int64",
-                 "int32": "int32", "int": "int32", "int16": "int16", "short": "int16", "int8": "int8",
-                 "uint8": "uint8", "bool": "bool"}
-
-
-class _StorageType:
-    """Stands for ``torch.<X>Storage`` inside a restricted unpickle."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.np = _TORCH_STORAGES[name]
-
-
-def _check_int(v, what: str) -> int:
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise pickle.UnpicklingError(f"retrograd.load: {what} must be an int, got {type(v).__name__}")
-    return v
-
-
-def _strided(storage: np.ndarray, offset, size, stride, error) -> np.ndarray:
-    """A writable view ``storage[offset]`` with ``size``/``stride`` (in elements), bounds-checked;
-    tensors built on one storage share its memory, as in PyTorch.  ``error(msg)`` makes the exception."""
-    def check(v, what):
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise error(f"{what} must be an int, got {type(v).__name__}")
-        return v
-    offset = check(offset, "storage_offset")
-    size = tuple(check(s, "size") for s in size)
-    stride = tuple(check(s, "stride") for s in stride)
-    if len(size) != len(stride) or offset < 0 or any(s < 0 for s in size + stride):
-        raise error("invalid tensor geometry (size/stride/offset)")
-    if not all(s > 0 for s in size):
-        return np.zeros(size, dtype=storage.dtype)
-    last = offset + sum((n - 1) * st for n, st in zip(size, stride))
-    if last >= storage.size:
-        raise error(f"tensor reaches element {last} of a storage of {storage.size} elements (corrupted checkpoint)")
-    return np.lib.stride_tricks.as_strided(storage[offset:], shape=size,
-                                           strides=[st * storage.itemsize for st in stride])
-
-
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None,
-                       metadata=None) -> Tensor:
-    """``torch._utils._rebuild_tensor_v2``: a strided view of a storage (shared, as in PyTorch), bounds-checked."""
-    if not isinstance(storage, np.ndarray):
-        raise pickle.UnpicklingError("retrograd.load: a tensor's storage is not a storage")
-    arr = _strided(storage, storage_offset, size, stride, lambda m: pickle.UnpicklingError(f"retrograd.load: {m}"))
-    if backward_hooks:
-        raise pickle.UnpicklingError("retrograd.load: tensors with backward hooks are not loaded")
-    return _make_tensor(arr, bool(requires_grad) and arr.dtype.kind == "f")
-
-
-def _rebuild_parameter(data, requires_grad, backward_hooks) -> Tensor:
-    if not isinstance(data, Tensor):
-        raise pickle.UnpicklingError("retrograd.load: a parameter's data is not a tensor")
-    return _make_tensor(data._data, bool(requires_grad) and data._data.dtype.kind == "f", parameter=True)
-
-
-class _TorchUnpickler(pickle.Unpickler):
-    """Resolves only the globals a weights checkpoint needs; anything else is refused before it is called."""
-
-    def __init__(self, file, zf: zipfile.ZipFile, prefix: str, byteorder: str) -> None:
-        super().__init__(file)
-        self._zf, self._prefix, self._byteorder = zf, prefix, byteorder
-        self._storages: dict[str, np.ndarray] = {}
-
-    def find_class(self, module: str, name: str):
-        if module == "collections" and name == "OrderedDict":
-            return OrderedDict
-        if module == "torch._utils" and name == "_rebuild_tensor_v2":
-            return _rebuild_tensor_v2
-        if module == "torch._utils" and name == "_rebuild_parameter":
-            return _rebuild_parameter
-        if module == "torch" and name in _TORCH_STORAGES:
-            return _StorageType(name)
-        if module == "torch" and name == "Size":
-            return Size
-        if module == "torch" and name in _TORCH_DTYPES:
-            return D._by_name(_TORCH_DTYPES[name])
-        raise pickle.UnpicklingError(f"retrograd.load: refusing to load the global '{module}.{name}' from a PyTorch "
-                                     "checkpoint; only tensors, containers and numbers are loaded (unpickling "
-                                     "arbitrary globals can run code)")
-
-    def persistent_load(self, pid):
-        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"
-                and isinstance(pid[1], _StorageType) and isinstance(pid[2], str)):
-            raise pickle.UnpicklingError(f"retrograd.load: unsupported persistent id {pid!r:.80}")
-        stype, key, numel = pid[1], pid[2], _check_int(pid[4], "storage size")
-        if key not in self._storages:
-            raw = _read_entry(self._zf, f"{self._prefix}data/{key}")
-            # bfloat16 (which NumPy lacks) is read as its raw 16 bits, then widened to float32 below
-            dt = np.dtype(np.uint16 if stype.np is None else stype.np)
-            dt = dt.newbyteorder(">" if self._byteorder == "big" else "<")
-            if numel < 0 or numel * dt.itemsize != len(raw):
-                raise _corrupt(f"storage {key!r} declares {numel} elements but holds {len(raw)} bytes "
-                               "(truncated or corrupted)")
-            arr = np.frombuffer(raw, dtype=dt).astype(dt.newbyteorder("="))
-            if stype.np is None:  # bfloat16 is the top half of a float32: retrograd keeps it as float32
-                arr = (arr.astype(np.uint32) << 16).view(np.float32)
-            self._storages[key] = arr
-        return self._storages[key]
-
-
-def _load_torch_zip(zf: zipfile.ZipFile, pkl_name: str) -> Any:
+def _load_torch_zip(archive: Archive, pkl_name: str) -> Any:
     prefix = pkl_name[:-len("data.pkl")]
     byteorder = "little"
-    if f"{prefix}byteorder" in zf.namelist():
-        byteorder = _read_entry(zf, f"{prefix}byteorder").decode("ascii", "replace").strip()
+    if f"{prefix}byteorder" in archive.names():
+        byteorder = archive.read_bytes(f"{prefix}byteorder", limit=16).decode("ascii", "replace").strip()
         if byteorder not in ("little", "big"):
             raise _corrupt(f"unknown byte order {byteorder!r}")
-    raw = _read_entry(zf, pkl_name)
-    try:
-        return _TorchUnpickler(io.BytesIO(raw), zf, prefix, byteorder).load()
-    except pickle.UnpicklingError:
-        raise
-    except RuntimeError:
-        raise
-    except (EOFError, ValueError, TypeError, AttributeError, IndexError, KeyError, RecursionError,
-            MemoryError) as e:
-        raise pickle.UnpicklingError(f"retrograd.load: corrupted data.pkl in the PyTorch checkpoint "
-                                     f"({type(e).__name__}: {e})") from None
+    storages: dict[str, np.ndarray] = {}
+
+    def persistent_load(pid: tuple) -> np.ndarray:
+        stype, key, numel = pid[1], pid[2], pid[4]
+        if key in storages:
+            arr = storages[key]
+            if arr.dtype != np.dtype(np.float32 if stype.np is None else stype.np):
+                raise _corrupt(f"storage {key!r} is named with two different types")
+            return arr
+        name = f"{prefix}data/{key}"
+        size = archive.size_of(name)
+        itemsize = 2 if stype.np is None else np.dtype(stype.np).itemsize
+        if numel < 0 or numel * itemsize != size:
+            raise _corrupt(f"storage {key!r} declares {numel} elements ({numel * itemsize} bytes) but holds "
+                           f"{size} bytes (truncated or corrupted)")
+        arr, disk = storage_array(stype, numel, byteorder)
+        stream = archive.open_stream(name)
+        stream.fill(arr)
+        stream.finish()
+        if not disk.isnative:
+            arr = arr.byteswap(inplace=True).view(disk.newbyteorder("="))
+        if stype.np is None:  # bfloat16 is the top half of a float32: retrograd keeps it as float32
+            wide = np.empty(numel, dtype=np.uint32)  # (widened in place: no third temporary array)
+            np.left_shift(arr, 16, out=wide, dtype=np.uint32)
+            arr = wide.view(np.float32)
+        storages[key] = arr
+        return arr
+
+    raw = archive.read_bytes(pkl_name)
+    return Unpickler(raw, persistent_load, pkl_name).load()
