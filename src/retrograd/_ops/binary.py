@@ -274,6 +274,8 @@ def _pow_scalar_fw(a, *, exponent):
                 return np.sqrt(a)
             if exponent == -0.5:
                 return 1 / np.sqrt(a)
+            if exponent == 2:  # NumPy < 2.1 computes a float32 square through powf
+                return a * a
             if exponent == 3:
                 return a * a * a
             if exponent == -2:
