@@ -1,4 +1,5 @@
-"""Loss modules: thin wrappers over nn.functional with PyTorch's constructor arguments (regression, classification, margin and embedding, Poisson/Gaussian NLL, CTC)."""
+"""Loss modules: thin wrappers over nn.functional with PyTorch's constructor arguments (regression,
+classification, margin and embedding, Poisson/Gaussian NLL, CTC)."""
 from __future__ import annotations
 
 from ..._tensor import Tensor
