@@ -50,9 +50,10 @@ from . import cpu  # noqa: F401,E402
 from . import accelerator  # noqa: F401,E402  (no accelerator: is_available() is False)
 from ._compat import *  # noqa: F401,F403
 from . import _utils  # noqa: F401,E402  (torch._utils._element_size)
-from ._complex_names import *  # noqa: F401,F403,E402  (imag, view_as_real ...: torch's errors on real tensors)
+from ._complex import *  # noqa: F401,F403,E402  (imag, view_as_real ...: torch's errors on real tensors)
 from ._functional_aliases import *  # noqa: F401,F403
-from ._api_misc import *  # noqa: F401,F403,E402  (dlpack, removed linalg names, Tensor.resize ...)
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: F401,E402
+from ._deprecated import *  # noqa: F401,F403,E402  (removed linalg names, Tensor.resize ...)
 from ._autocast_state import *  # noqa: F401,F403,E402  (set_autocast_*, get_autocast_cpu_dtype ...)
 from . import distributions  # noqa: F401,E402
 from . import _C  # noqa: F401,E402  (torch._C: private engine queries and helper nodes)

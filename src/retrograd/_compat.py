@@ -10,7 +10,7 @@ from ._tensor import Tensor
 __all__ = ["cuda", "backends", "is_tensor", "is_floating_point", "is_complex", "numel", "result_type",
            "set_default_device", "get_default_device", "FloatTensor", "DoubleTensor", "LongTensor",
            "IntTensor", "BoolTensor", "ByteTensor", "HalfTensor", "is_storage", "typename",
-           "use_deterministic_algorithms", "set_num_threads", "get_num_threads", "compile"]
+           "use_deterministic_algorithms", "set_num_threads", "get_num_threads", "compile", "set_flush_denormal"]
 
 
 # torch.cuda / torch.backends are packages of their own (``import torch.cuda`` must work);
@@ -421,3 +421,16 @@ inf = float("inf")
 nan = float("nan")
 newaxis = None
 __all__ += ["pi", "e", "inf", "nan", "newaxis"]
+
+
+def set_flush_denormal(mode: bool) -> bool:
+    """Whether flushing denormal floats to zero could be switched: False, since NumPy offers no
+    control of the CPU's flush-to-zero mode (torch returns True on x86 CPUs).
+
+    >>> import retrograd as torch
+    >>> torch.set_flush_denormal(True)
+    False
+    """
+    if not isinstance(mode, bool):
+        raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
+    return False

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _creation as C
-from . import _complex_names
+from . import _complex
 from . import _layout
 from . import _dtype as D
 from . import _ops as O
@@ -436,7 +436,7 @@ Tensor.apply_ = _apply_
 Tensor.map_ = _map_
 Tensor.map2_ = _map2_
 Tensor.real = property(O.real)
-Tensor.imag = property(_complex_names.imag)  # (raises: retrograd's tensors are real)
+Tensor.imag = property(_complex.imag)  # (raises: retrograd's tensors are real)
 Tensor.sparse_dim = lambda self: 0  # dense tensors: no sparse dims, every dim dense
 Tensor.dense_dim = lambda self: self._data.ndim
 
@@ -500,6 +500,27 @@ def _nn_method(name):
 
 Tensor.hardshrink = _nn_method("hardshrink")
 Tensor.prelu = _nn_method("prelu")
+
+
+def _igamma_(self: Tensor, other: Tensor) -> Tensor:
+    """In-place :func:`retrograd.igamma`."""
+    from ._ops._inplace import inplace_via
+    from ._ops.special import igamma
+
+    return inplace_via(self, lambda x: igamma(x, other), (other,))
+
+
+def _igammac_(self: Tensor, other: Tensor) -> Tensor:
+    """In-place :func:`retrograd.igammac`."""
+    from ._ops._inplace import inplace_via
+    from ._ops.special import igammac
+
+    return inplace_via(self, lambda x: igammac(x, other), (other,))
+
+
+for _name, _fn in (("igamma_", _igamma_), ("igammac_", _igammac_)):
+    _fn.__name__ = _fn.__qualname__ = _name
+    setattr(Tensor, _name, _fn)
 
 
 # ---------------------------------------------------------------- binary operators and foreign types

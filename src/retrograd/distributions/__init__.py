@@ -10,7 +10,7 @@ and ``kl_divergence`` are differentiable w.r.t. the parameters. See docs/distrib
 >>> loc.grad
 tensor(1.)
 """
-from . import _kl_more, constraints, transforms  # noqa: F401  (_kl_more: registrations)
+from . import constraints, transforms  # noqa: F401
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial

@@ -1,4 +1,5 @@
-"""``nn.functional.grid_sample``: sample a 4-D or 5-D input at normalised grid points.
+"""``nn.functional.grid_sample``: sample a 4-D or 5-D input at normalised grid points; and
+``affine_grid``, the sampling grid of a batch of affine maps (the two halves of a spatial transformer).
 
 Modes 'bilinear' (trilinear for 5-D), 'nearest' and 'bicubic' (4-D only); padding modes
 'zeros', 'border' and 'reflection', with PyTorch's coordinate rules.  Composed from public
@@ -23,7 +24,7 @@ from .. import _ops as O
 from .._tensor import Tensor
 from ._util import const
 
-__all__ = ["grid_sample"]
+__all__ = ["grid_sample", "affine_grid"]
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
                   "Please specify align_corners=True if the old behavior is desired. See the documentation of "
@@ -179,3 +180,54 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
         term = tap([lo_i[a] + up for a, up in enumerate(corner)]) * wt
         out = term if out is None else out + term
     return out
+
+
+def _base_coords(n: int, align_corners: bool) -> np.ndarray:
+    if n <= 1:
+        return np.zeros(max(n, 0))
+    v = np.linspace(-1.0, 1.0, n)
+    return v if align_corners else v * (n - 1) / n
+
+
+def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
+    """Sampling grid (N, H, W, 2) or (N, D, H, W, 3) of the affine maps ``theta`` (N, 2, 3) / (N, 3, 4).
+
+    >>> import retrograd as torch
+    >>> theta = torch.tensor([[[1., 0., 0.], [0., 1., 0.]]])
+    >>> torch.nn.functional.affine_grid(theta, (1, 1, 2, 2), align_corners=True)[0, :, :, 0]
+    tensor([[-1.,  1.],
+            [-1.,  1.]])
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.dtype.is_floating_point:
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = tuple(int(v) for v in size)
+    if len(size) == 4:
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {list(size)}. "
+                             f"Got {list(theta.shape)}.")
+        n, _, h, w = size
+        xs, ys = _base_coords(w, align_corners), _base_coords(h, align_corners)
+        base = np.stack(np.broadcast_arrays(xs[None, :], ys[:, None], np.ones((h, w))), -1)  # (H, W, 3)
+        spatial = (h, w)
+    elif len(size) == 5:
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (3, 4):
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {list(size)}. "
+                             f"Got {list(theta.shape)}.")
+        n, _, d, h, w = size
+        xs, ys, zs = (_base_coords(w, align_corners), _base_coords(h, align_corners),
+                      _base_coords(d, align_corners))
+        base = np.stack(np.broadcast_arrays(xs[None, None, :], ys[None, :, None], zs[:, None, None],
+                                            np.ones((d, h, w))), -1)
+        spatial = (d, h, w)
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {list(size)}.")
+    if min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
+    k = base.shape[-1]
+    b = const(base.reshape(1, -1, k).astype(theta._data.dtype))
+    grid = O.matmul(b, theta.transpose(1, 2))
+    return grid.reshape(n, *spatial, k - 1)

@@ -1,8 +1,12 @@
 """``nn.functional``: layers as functions, composed from public retrograd ops.
 
 Nothing here defines a gradient: convolution, pooling, softmax, embedding and the
-activations with their own backward nodes are op-table primitives (``_ops/nn/``);
+activations with their own backward nodes are op-table primitives (``_ops/nn_ops.py``);
 everything else (normalisation, attention, losses, dropout, interpolation) composes ops.
+This module is the public namespace; the larger subjects live in private modules beside it and
+are re-exported here: ``_normalization``, ``_interpolation``, ``_multi_head_attention``,
+``_pooling`` (LP pooling, ``*_with_indices``, ``max_unpool``), ``_grid_sample`` (``grid_sample``,
+``affine_grid``) and ``_losses``.
 
 >>> import retrograd as torch
 >>> import retrograd.nn.functional as F
@@ -20,20 +24,34 @@ from .. import _dtype as D
 from .. import _ops as O
 from .. import _rng
 from .._creation import _eng
-from .._ops.nn import batch_norm as _bnorm
-from .._ops.nn import (adaptive_pooling as _adaptive_pooling, activation as _activation, conv as _conv,
-                       padding as _padding, linear as _linear, pooling as _pooling, embedding as _embedding)
-from .._ops.nn import activation as _activation, adaptive_pooling as _adaptive_pooling
-from .._ops.nn import padding as _pad
 from .._ops._registry import apply_inplace as _apply_inplace
 from .._ops._registry import apply as _apply
 from .._ops.shape import _unsafe_view
 from .._ops.shape import reshape_to as _reshape_to
 from .._tensor import Tensor, bump_version
 from ..autograd import grad_mode
+from ._grid_sample import affine_grid, grid_sample  # noqa: F401
+from ._interpolation import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: F401
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy,  # noqa: F401
                       huber_loss, kl_div, l1_loss, mse_loss, nll_loss, smooth_l1_loss)
-from ._util import cat, const
+from ._losses import (cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss,  # noqa: F401
+                      margin_ranking_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss,
+                      poisson_nll_loss, soft_margin_loss, triplet_margin_loss, triplet_margin_with_distance_loss)
+from ._multi_head_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
+from ._normalization import (batch_norm, group_norm, instance_norm, layer_norm, local_response_norm,  # noqa: F401
+                             rms_norm)
+from ._pooling import (adaptive_max_pool1d_with_indices, adaptive_max_pool2d_with_indices,  # noqa: F401
+                       fractional_max_pool2d_with_indices, fractional_max_pool3d_with_indices, lp_pool1d, lp_pool2d,
+                       lp_pool3d, max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices,
+                       max_unpool1d, max_unpool2d, max_unpool3d)
+from ._util import cat, const  # noqa: F401  (cat: reachable as nn.functional.cat before the split)
+from .._ops.nn import activation as _ops_nn_activation
+from .._ops.nn import adaptive_pooling as _ops_nn_adaptive_pooling
+from .._ops.nn import conv as _ops_nn_conv
+from .._ops.nn import embedding as _ops_nn_embedding
+from .._ops.nn import linear as _ops_nn_linear
+from .._ops.nn import padding as _ops_nn_padding
+from .._ops.nn import pooling as _ops_nn_pooling
 
 __all__ = [
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu", "silu",
@@ -58,7 +76,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return O.relu_(input)
     # floating point: the nn primitive, whose backward is one masked copy
-    return _apply(_activation._relu_op, (input,)) if input._data.dtype.kind == "f" else O.relu(input)
+    return _apply(_ops_nn_activation._relu_op, (input,)) if input._data.dtype.kind == "f" else O.relu(input)
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -67,14 +85,14 @@ def relu_(input: Tensor) -> Tensor:
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """min(max(x, 0), 6) (backward node HardtanhBackward0, as in PyTorch)."""
-    return _activation.hardtanh(input, 0.0, 6.0, inplace)
+    return _ops_nn_activation.hardtanh(input, 0.0, 6.0, inplace)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x if x > 0 else negative_slope * x (backward node LeakyReluBackward0; in place LeakyReluBackward1)."""
     if inplace:
-        return _activation.leaky_relu_inplace(input, negative_slope)
-    return _activation.leaky_relu(input, negative_slope)
+        return _ops_nn_activation.leaky_relu_inplace(input, negative_slope)
+    return _ops_nn_activation.leaky_relu(input, negative_slope)
 
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -83,7 +101,7 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x if x > 0 else alpha * (exp(x) - 1) (backward node EluBackward0; in place EluBackward1)."""
-    return _activation.elu_like(input, alpha, 1.0, 1.0, inplace, False)
+    return _ops_nn_activation.elu_like(input, alpha, 1.0, 1.0, inplace, False)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -96,43 +114,43 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """scale * elu(x, alpha) with SELU's constants (backward node EluBackward0)."""
-    return _activation.elu_like(input, _SELU_ALPHA, _SELU_SCALE, 1.0, inplace, False)
+    return _ops_nn_activation.elu_like(input, _SELU_ALPHA, _SELU_SCALE, 1.0, inplace, False)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (backward node CeluBackward0)."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    return _activation.elu_like(input, alpha, 1.0, 1.0 / alpha, inplace, True)
+    return _ops_nn_activation.elu_like(input, alpha, 1.0, 1.0 / alpha, inplace, True)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x); ``approximate='tanh'`` for the tanh formula."""
-    return _activation.gelu(input, approximate)
+    return _ops_nn_activation.gelu(input, approximate)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x * sigmoid(x)."""
     if inplace:  # (the node needs the old x: apply_inplace snapshots it, as PyTorch saves original_self)
-        return _apply_inplace(_activation._silu_op, input, ())
-    return _activation.silu(input)
+        return _apply_inplace(_ops_nn_activation._silu_op, input, ())
+    return _ops_nn_activation.silu(input)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * tanh(softplus(x))."""
     if inplace:
-        return _apply_inplace(_activation._mish_op, input, ())
-    return _activation.mish(input)
+        return _apply_inplace(_ops_nn_activation._mish_op, input, ())
+    return _ops_nn_activation.mish(input)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + exp(beta x)) / beta."""
-    return _activation.softplus(input, beta, threshold)
+    return _ops_nn_activation.softplus(input, beta, threshold)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     """Clamp to [min_val, max_val] (backward node HardtanhBackward0)."""
-    return _activation.hardtanh(input, min_val, max_val, inplace)
+    return _ops_nn_activation.hardtanh(input, min_val, max_val, inplace)
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -149,17 +167,17 @@ def sigmoid(input: Tensor) -> Tensor:
 
 def logsigmoid(input: Tensor) -> Tensor:
     """log(sigmoid(x)), stable for large |x| (backward node LogSigmoidBackward0)."""
-    return _activation.logsigmoid(input)
+    return _ops_nn_activation.logsigmoid(input)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """relu6(x + 3) / 6 (backward node HardsigmoidBackward0)."""
-    return _activation.hardsigmoid(input, inplace)
+    return _ops_nn_activation.hardsigmoid(input, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """x * relu6(x + 3) / 6 (backward node HardswishBackward0)."""
-    return _activation.hardswish(input, inplace)
+    return _ops_nn_activation.hardswish(input, inplace)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -177,13 +195,16 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
         # would leave that result's node reading the overwritten x)
         if input._data.dtype.kind == "b":
             raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
-        return _apply_inplace(_activation._threshold_inplace_op, input, (), {"threshold": threshold, "value": value})
-    return _activation.threshold(input, threshold, value)
+        return _apply_inplace(_ops_nn_activation._threshold_inplace_op, input, (), {"threshold": threshold, "value": value})
+    return _ops_nn_activation.threshold(input, threshold, value)
+
+
+_threshold = threshold  # (for threshold_, whose argument of the same name hides the function)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """a * sigmoid(b) for the halves a, b of ``dim`` (backward node GluBackward0)."""
-    return _activation.glu(input, dim)
+    return _ops_nn_activation.glu(input, dim)
 
 
 def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -196,7 +217,7 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
     """exp(x) / sum(exp(x)) along ``dim`` (backward node SoftmaxBackward0)."""
     if dim is None:
         dim = _get_softmax_dim("softmax", input.ndim, _stacklevel)
-    return _activation.softmax(input, dim, dtype)
+    return _ops_nn_activation.softmax(input, dim, dtype)
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
@@ -204,14 +225,46 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
         dim = _get_softmax_dim("softmin", input.ndim, _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    return _activation.softmax(-input, dim)
+    return _ops_nn_activation.softmax(-input, dim)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim``, computed stably (backward node LogSoftmaxBackward0)."""
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.ndim, _stacklevel)
-    return _activation.log_softmax(input, dim, dtype)
+    return _ops_nn_activation.log_softmax(input, dim, dtype)
+
+
+def selu_(input: Tensor) -> Tensor:
+    return selu(input, inplace=True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return celu(input, alpha, inplace=True)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    return _threshold(input, threshold, value, inplace=True)
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """Sample from the Gumbel-softmax distribution; ``hard`` gives one-hot values with soft gradients.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.gumbel_softmax(torch.zeros(3), hard=True).sum()
+    tensor(1.)
+    """
+    # PyTorch's draw: -log(exponential_()) in the logits' dtype
+    e = _rng.exponential(_eng(None), logits._data.size, 1.0).astype(logits._data.dtype)
+    g = -np.log(e.reshape(logits._data.shape))
+    gumbels = (logits + const(g)) / tau
+    y_soft = softmax(gumbels, dim)
+    if not hard:
+        return y_soft
+    idx = np.argmax(y_soft._data, axis=dim)
+    hard_np = np.zeros_like(y_soft._data)
+    np.put_along_axis(hard_np, np.expand_dims(idx, dim), 1.0, axis=dim)
+    return const(hard_np) - y_soft.detach() + y_soft
 
 
 # ====================================================================== dropout
@@ -290,6 +343,51 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     return _inplace(input, input * _keep_mask(shape, p, input.dtype), inplace)
 
 
+def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        out = input * 0
+        return input.copy_(out) if inplace else out
+    shape = tuple(input.shape)
+    if feature:
+        shape = shape[:2] + (1,) * (input.ndim - 2)
+    n = int(np.prod(shape))
+    keep = _rng.bernoulli_scalar(_eng(None), n, 1.0 - p).reshape(shape).astype(input._data.dtype)
+    alpha = 1.7580993408473766
+    a = 1.0 / math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    b = (keep - 1) * (alpha * a) + alpha * a * p
+    out = input * const(keep * a) + const(b)
+    return input.copy_(out) if inplace else out
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout that keeps SELU's zero mean and unit variance (dropped values go to -alpha' then rescale).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.alpha_dropout(torch.ones(2), 0.5)
+    tensor([1., 1.])
+    """
+    return _alpha_dropout(input, p, training, inplace, False)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout of whole channels."""
+    return _alpha_dropout(input, p, training, inplace, True)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, D, H, W) input.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.dropout3d(torch.ones(1, 1, 1, 1, 1), training=False).shape
+    torch.Size([1, 1, 1, 1, 1])
+    """
+    return _feature_dropout(input, p, training, inplace, 5)
+
+
 # ====================================================================== linear
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias.
@@ -304,10 +402,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         # nn.Linear's everyday case, checked up front: one fused node (AddmmBackward0, or
         # MmBackward0 without bias), the general checks below skipped
         if bias is None:
-            return _apply(_linear._linear_op, (input, weight))
+            return _apply(_ops_nn_linear._linear_op, (input, weight))
         bd = bias._data
         if bd.dtype is dt and bd.shape == (wd.shape[0],):
-            return _apply(_linear._linear_b_op, (bias, input, weight))
+            return _apply(_ops_nn_linear._linear_b_op, (bias, input, weight))
     if xd.dtype != wd.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(input.dtype)} and "
                            f"{_short(weight.dtype)}")
@@ -319,7 +417,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         if xd.shape[-1] == wd.shape[1] and xd.dtype.kind == "f" and (
                 bias is None or (bias._data.shape == wd.shape[:1] and bias._data.dtype == xd.dtype)):
             # the common case: one fused node (AddmmBackward0, or MmBackward0 without bias)
-            out = _linear.linear_2d(x2, weight, bias)
+            out = _ops_nn_linear.linear_2d(x2, weight, bias)
         elif bias is not None and bias.ndim == 1 and x2.shape[1] == weight.shape[1]:
             out = O.addmm(bias, x2, weight.t())
         else:
@@ -358,199 +456,64 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 
 
 # ====================================================================== convolution / pooling
-conv1d = _conv.conv1d
-conv2d = _conv.conv2d
-conv3d = _conv.conv3d
-conv_transpose1d = _conv.conv_transpose1d
-conv_transpose2d = _conv.conv_transpose2d
-max_pool1d = _pooling.max_pool1d
-max_pool2d = _pooling.max_pool2d
-max_pool3d = _pooling.max_pool3d
-avg_pool1d = _pooling.avg_pool1d
-avg_pool2d = _pooling.avg_pool2d
-adaptive_avg_pool1d = _adaptive_pooling.adaptive_avg_pool1d
-adaptive_avg_pool2d = _adaptive_pooling.adaptive_avg_pool2d
+conv1d = _ops_nn_conv.conv1d
+conv2d = _ops_nn_conv.conv2d
+conv3d = _ops_nn_conv.conv3d
+conv_transpose1d = _ops_nn_conv.conv_transpose1d
+conv_transpose2d = _ops_nn_conv.conv_transpose2d
+max_pool1d = _ops_nn_pooling.max_pool1d
+max_pool2d = _ops_nn_pooling.max_pool2d
+max_pool3d = _ops_nn_pooling.max_pool3d
+avg_pool1d = _ops_nn_pooling.avg_pool1d
+avg_pool2d = _ops_nn_pooling.avg_pool2d
+adaptive_avg_pool1d = _ops_nn_adaptive_pooling.adaptive_avg_pool1d
+adaptive_avg_pool2d = _ops_nn_adaptive_pooling.adaptive_avg_pool2d
+conv_transpose3d = _ops_nn_adaptive_pooling.conv_transpose3d
+avg_pool3d = _ops_nn_pooling.avg_pool3d
+adaptive_avg_pool3d = _ops_nn_adaptive_pooling.adaptive_avg_pool3d
+adaptive_max_pool3d = _ops_nn_adaptive_pooling.adaptive_max_pool3d
+adaptive_max_pool3d_with_indices = _ops_nn_adaptive_pooling.adaptive_max_pool3d_with_indices
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
     """Max pooling of (N, C, L) to a fixed length."""
-    out, idx = _adaptive_pooling.adaptive_max_pool1d(input, output_size)
+    out, idx = _ops_nn_adaptive_pooling.adaptive_max_pool1d(input, output_size)
     return (out, idx) if return_indices else out
 
 
-adaptive_max_pool2d = _adaptive_pooling.adaptive_max_pool2d
+adaptive_max_pool2d = _ops_nn_adaptive_pooling.adaptive_max_pool2d
 
 
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Sliding local blocks as columns: (N, C, H, W) -> (N, C*kH*kW, L)."""
-    return _conv.im2col(input, kernel_size, dilation, padding, stride)
+    return _ops_nn_conv.im2col(input, kernel_size, dilation, padding, stride)
 
 
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Sum columns (N, C*kH*kW, L) back into (N, C, H, W) (the adjoint of unfold)."""
-    return _conv.col2im(input, output_size, kernel_size, dilation, padding, stride)
+    return _ops_nn_conv.col2im(input, output_size, kernel_size, dilation, padding, stride)
 
 
-# ====================================================================== normalization
-def _bn_stats(input: Tensor, dims):
-    mean = input.mean(dims, keepdim=True)
-    d = input - mean
-    var = (d * d).mean(dims, keepdim=True)
-    return mean, var
-
-
-def _verify_batch_size(size) -> None:
-    n = size[0]
-    for s in size[2:]:
-        n *= s
-    if n == 1:
-        from .._size import Size
-
-        raise ValueError(f"Expected more than 1 value per channel when training, got input size {Size(size)}")
-
-
-def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
-               bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
-               eps: float = 1e-5) -> Tensor:
-    """Normalise each channel (dim 1) by batch statistics (training) or running ones (eval).
-
-    In training the running statistics are updated in place: the mean with the batch mean,
-    the variance with the unbiased batch variance, each weighted by ``momentum``.
-    """
-    if training:
-        _verify_batch_size(input.shape)
-    if training and eps <= 0.0:
-        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
-    elif eps < 0.0:
-        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    return _batch_norm_impl(input, running_mean, running_var, weight, bias, training, momentum, eps)
-
-
-def _batch_norm_impl(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
-                     weight: Tensor | None, bias: Tensor | None, training: bool, momentum: float,
-                     eps: float) -> Tensor:
-    """batch_norm without the argument checks of the Python-level function (instance_norm, like
-    PyTorch's, reaches the kernel directly, so it accepts any eps)."""
-    if input.numel() == 0:
-        # PyTorch's early exit for an empty input: no statistics, no size checks, the running
-        # averages untouched; a copy (not a view, so the graph goes on) scaled by the first
-        # weight and shifted by the first bias element
-        out = input.clone()
-        if weight is not None:
-            out = out * weight[0]
-        if bias is not None:
-            out = out + bias[0]
-        return out
-    c = input.shape[1]
-    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
-                    ("bias", bias)):
-        if t is not None and t.numel() != c:
-            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
-    shape = (1, c) + (1,) * (input.ndim - 2)
-    dims = (0,) + tuple(range(2, input.ndim))
-    batch_stats = training or running_mean is None or running_var is None
-    dt = input._data.dtype
-    if dt.kind == "f" and all(t is None or (isinstance(t, Tensor) and t._data.dtype == dt and t._data.shape == (c,))
-                              for t in (weight, bias) + (() if batch_stats else (running_mean, running_var))):
-        # the common case: one fused op (PyTorch's NativeBatchNormBackward0)
-        w = weight if weight is not None else const(np.ones(c, dtype=dt))
-        b = bias if bias is not None else const(np.zeros(c, dtype=dt))
-        if not batch_stats:
-            return _bnorm.batch_norm_eval(input, w, b, running_mean._data, running_var._data, eps)
-        out, mean, var = _bnorm.batch_norm_train(input, w, b, eps)
-        if training and running_mean is not None and running_var is not None:
-            n = input.numel() / c
-            with grad_mode.no_grad():
-                running_mean.mul_(1 - momentum).add_(const(mean) * momentum)
-                running_var.mul_(1 - momentum).add_(const(var) * (momentum * n / max(n - 1, 1)))
-        return out
-    if batch_stats:
-        mean, var = _bn_stats(input, dims)
-        if training and running_mean is not None and running_var is not None:
-            n = input.numel() / c
-            with grad_mode.no_grad():
-                running_mean.mul_(1 - momentum).add_(mean.detach().reshape(c) * momentum)
-                running_var.mul_(1 - momentum).add_(var.detach().reshape(c) * (momentum * n / max(n - 1, 1)))
-        out = (input - mean) / O.sqrt(var + eps)
-    else:
-        out = (input - running_mean.reshape(shape)) / O.sqrt(running_var.reshape(shape) + eps)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
-
-
-def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bias: Tensor | None = None,
-               eps: float = 1e-5) -> Tensor:
-    """Normalise over the last ``len(normalized_shape)`` dims, then scale and shift (one node, as PyTorch).
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """1-D convolution over a (time, batch, channels) input; weight is (kernel, C_in, C_out).
 
     >>> import retrograd as torch
-    >>> torch.nn.functional.layer_norm(torch.tensor([[1., 3.]], requires_grad=True), (2,))
-    tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
+    >>> torch.nn.functional.conv_tbc(torch.ones(5, 2, 3), torch.ones(2, 3, 4), torch.zeros(4), 1).shape
+    torch.Size([6, 2, 4])
     """
-    ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    k = len(ns)
-    if k == 0:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
-                           "element, but got normalized_shape = []")
-    if tuple(input.shape[input.ndim - k:]) != ns or input.ndim < k:
-        raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape "
-                           f"[*, {', '.join(map(str, ns))}], but got input of size{list(input.shape)}")
-    for name, p in (("weight", weight), ("bias", bias)):
-        if p is not None and tuple(p.shape) != ns:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                               f"{list(p.shape)} and normalized_shape = {list(ns)}")
-    O.nn.normalization.check_norm_dtypes("LayerNormKernelImpl", input, weight, bias)
-    # one node, NativeLayerNormBackward0, as in PyTorch (src/retrograd/_ops/nn/normalization.py)
-    return O.nn.normalization.layer_norm(input, k, weight, bias, eps)
-
-
-def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
-    """x / sqrt(mean(x^2) + eps) over the last dims, times weight."""
-    ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    if not ns:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
-                           "element, but got normalized_shape = []")
-    if tuple(input.shape[input.ndim - len(ns):]) != ns or input.ndim < len(ns):
-        raise RuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape "
-                           f"[*{', '.join(map(str, ns))}], but got input of size{list(input.shape)}")
-    if weight is not None and tuple(weight.shape) != ns:
-        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
-                           f"{list(weight.shape)} and normalized_shape = {list(ns)}")
-    dims = tuple(range(input.ndim - len(ns), input.ndim))
-    if eps is None:
-        eps = float(np.finfo(input._data.dtype).eps)
-    # PyTorch's composition: x * rsqrt(mean(x^2) + eps) (nodes MulBackward0 <- RsqrtBackward0)
-    out = input * O.rsqrt(input.pow(2).mean(dims, keepdim=True) + eps)
-    return out if weight is None else out * weight
-
-
-def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
-               eps: float = 1e-5) -> Tensor:
-    """Normalise each group of channels over (channels in group, spatial dims) (one node, as PyTorch).
-
-    >>> import retrograd as torch
-    >>> torch.nn.functional.group_norm(torch.tensor([[1., 3.]]), 1)
-    tensor([[-1.0000,  1.0000]])
-    """
-    if input.ndim < 2:
-        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
-    c = input.shape[1]
-    if c % num_groups:
-        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
-                           f"shape {list(input.shape)} and num_groups={num_groups}")
-    if weight is not None and (weight.ndim != 1 or weight.numel() != c):
-        raise RuntimeError(f"Expected weight to be a vector of size equal to the number of channels in input, but "
-                           f"got weight of shape {list(weight.shape)} and input of shape {list(input.shape)}")
-    if bias is not None and (bias.ndim != 1 or bias.numel() != c):
-        # torch's message prints the weight's shape here
-        shown = weight if weight is not None else bias
-        raise RuntimeError(f"Expected bias to be a vector of size equal to the number of channels in input, but "
-                           f"got bias of shape {list(shown.shape)} and input of shape {list(input.shape)}")
-    O.nn.normalization.check_norm_dtypes("GroupNormKernelImpl", input, weight, bias)
-    # one node, NativeGroupNormBackward0, as in PyTorch (src/retrograd/_ops/nn/normalization.py)
-    return O.nn.normalization.group_norm(input, num_groups, weight, bias, eps)
+    if input.ndim != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.ndim != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
+    if bias.ndim != 1:
+        raise RuntimeError("Bias must be 1-D")
+    if input.shape[2] != weight.shape[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if weight.shape[2] != bias.shape[0]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    # (T, B, C) -> (B, C, T) for conv1d, and the (K, C_in, C_out) weight -> (C_out, C_in, K)
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=int(pad))
+    return out.permute(2, 0, 1)
 
 
 # ====================================================================== embedding / one_hot
@@ -567,7 +530,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             padding_idx = weight.size(0) + padding_idx
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
-    return _embedding.embedding(weight, input, -1 if padding_idx is None else padding_idx, scale_grad_by_freq, sparse)
+    return _ops_nn_embedding.embedding(weight, input, -1 if padding_idx is None else padding_idx, scale_grad_by_freq, sparse)
 
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
@@ -604,7 +567,104 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return const(out)
 
 
-# ====================================================================== pad / interpolate
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
+                  norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """Sum, mean or max of the embeddings of each bag (rows of a 2-D input, or 1-D input cut at ``offsets``).
+
+    >>> import retrograd as torch
+    >>> w = torch.arange(6.).reshape(3, 2)
+    >>> torch.nn.functional.embedding_bag(torch.tensor([0, 2, 1]), w, torch.tensor([0, 2]), mode="sum")
+    tensor([[4., 6.],
+            [2., 3.]])
+    """
+    if weight.ndim != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.ndim}")
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(f"embedding_bag: If per_sample_weights ({tuple(per_sample_weights.shape)}) is not None, "
+                         f"then it must have the same shape as the input ({tuple(input.shape)})")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request "
+                                  "on the Pytorch GitHub.")
+    if scale_grad_by_freq and mode == "max":
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if padding_idx is not None:
+        n_emb = weight.shape[0]
+        if not -n_emb <= padding_idx < n_emb:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{n_emb} through "
+                               f"{n_emb - 1}, but got {padding_idx}")
+        if padding_idx < 0:
+            padding_idx = n_emb + padding_idx
+    idx = input._data
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences. However, found offsets of type Tensor")
+        b, length = idx.shape
+        starts = np.arange(b) * length
+        flat = idx.reshape(-1)
+        psw = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
+        ends = starts + length
+    elif input.ndim == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.ndim != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        off = offsets._data.astype(np.int64)
+        flat = idx
+        psw = per_sample_weights
+        if off.size and off[0] != 0:
+            raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+                               f"from position 0. However, got {int(off[0])}\n[ torch.LongTensor{{}} ]")
+        if off.size and off[-1] > len(idx):
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {len(idx)} but got "
+                               f"offsets[-1] of {int(off[-1])}")
+        if include_last_offset:
+            # as torch: the last bag runs to the end of the input whatever offsets[-1] says
+            starts, ends = off[:-1], np.append(off[1:-1], len(idx))
+        else:
+            starts, ends = off, np.append(off[1:], len(idx))
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    flat = flat.astype(np.int64)
+    n = weight.shape[0]
+    bad = (flat < 0) | (flat >= n)
+    if bad.any():
+        k = int(np.argmax(bad))
+        if mode != "max" and padding_idx is None and weight._data.dtype != np.float64:
+            # (torch's fast sum/mean kernel, used for float32/16 weights without padding_idx, reports
+            # the index_select message; its other kernels report the embedding_bag one)
+            raise RuntimeError(f"Index {k} of input takes value {int(flat[k])} which is not in the valid range "
+                               f"[0, {n})")
+        raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+                           f"{int(flat[k])}")
+    keep = np.ones(len(flat), dtype=bool) if padding_idx is None else flat != padding_idx
+    # each entry's bag (-1: in none, or padding) and constant factor (mean: 1 / the bag's size)
+    bag = np.full(len(flat), -1, dtype=np.int64)
+    coef = np.ones(len(flat), dtype=np.float64)
+    for b_, (s, e) in enumerate(zip(starts, ends)):
+        bag[s:e] = b_
+        if mode == "mean":
+            cnt = keep[s:e].sum()
+            if cnt:
+                coef[s:e] = 1.0 / cnt
+    bag[~keep] = -1
+    if psw is not None and psw.dtype != weight.dtype:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as tensor for argument "
+                           f"#1 'per_sample_weights'; but type {weight.type()} does not equal {psw.type()} (while "
+                           "checking arguments for embedding_bag)")
+    # one node, EmbeddingBagBackward0, with edges to weight and per_sample_weights as in PyTorch
+    return _ops_nn_embedding.embedding_bag(weight, psw, flat, bag, coef,
+                                    len(starts), mode, scale_grad_by_freq)
+
+
+# ====================================================================== pad
 def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last len(pad)//2 dims: (left, right, top, bottom, ...); modes constant/reflect/replicate/circular."""
     # torch's F.pad checks the pad length for every mode first, with its own wording
@@ -614,7 +674,7 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
         raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
                            f"padding length {len(pad)} and input of dimension {input.ndim}")
     if mode == "constant":
-        return _padding.constant_pad_nd(input, pad, 0 if value is None else value)
+        return _ops_nn_padding.constant_pad_nd(input, pad, 0 if value is None else value)
     if value is not None and value != 0:
         raise AssertionError(f'Padding mode "{mode}" doesn\'t take in value argument.')
     np_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}.get(mode)
@@ -654,128 +714,11 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             continue
         out = out[(slice(None),) * ax + (const(idx.astype(np.int64)),)]
     if index:
-        return _pad.gather_pad(input, tuple(index), mode, npad)
+        return _ops_nn_padding.gather_pad(input, tuple(index), mode, npad)
     return out
 
 
-def _interp_indices(in_size: int, out_size: int, scale, mode: str, align_corners):
-    """Source positions for each output position along one dim (PyTorch's formulas)."""
-    dst = np.arange(out_size, dtype=np.float64)
-    if mode in ("nearest", "nearest-exact"):
-        s = (1.0 / scale) if scale is not None else in_size / out_size
-        src = np.floor((dst + 0.5) * s) if mode == "nearest-exact" else np.floor(dst * s)
-        return np.minimum(src.astype(np.int64), in_size - 1)
-    if align_corners:
-        s = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
-        src = dst * s
-    else:
-        s = (1.0 / scale) if scale is not None else in_size / out_size
-        src = np.maximum((dst + 0.5) * s - 0.5, 0.0)
-    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
-    i1 = np.minimum(i0 + 1, in_size - 1)
-    lam = src - i0
-    return i0, i1, lam
-
-
-def _bicubic_taps(in_size: int, out_size: int, scale, align_corners: bool):
-    """Source rows and weights of PyTorch's bicubic kernel (A = -0.75, edge-clamped taps) along one dim."""
-    dst = np.arange(out_size, dtype=np.float64)
-    if align_corners:
-        s = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
-        src = dst * s
-    else:
-        s = (1.0 / scale) if scale is not None and scale > 0 else in_size / out_size
-        src = (dst + 0.5) * s - 0.5  # not clamped at 0 for cubic
-    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
-    t = np.clip(src - i0, 0.0, 1.0)
-    a = -0.75
-
-    def conv1(x):
-        return ((a + 2) * x - (a + 3)) * x * x + 1
-
-    def conv2(x):
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-
-    w = [conv2(t + 1.0), conv1(t), conv1(1.0 - t), conv2(2.0 - t)]
-    idx = [np.clip(i0 - 1 + k, 0, in_size - 1) for k in range(4)]
-    return idx, w
-
-
-def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
-                recompute_scale_factor=None, antialias: bool = False) -> Tensor:
-    """Resize the spatial dims: 'nearest', 'nearest-exact', 'linear', 'bilinear', 'trilinear', 'bicubic', 'area'."""
-    nd = input.ndim - 2
-    if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
-                         "bicubic | trilinear")
-    if mode in ("linear", "bilinear", "trilinear") and align_corners is None:
-        align_corners = False
-    if mode == "bicubic" and align_corners is None:
-        align_corners = False
-    if size is not None and scale_factor is not None:
-        raise ValueError("only one of size or scale_factor should be defined")
-    spatial = input.shape[2:]
-    if size is not None:
-        if isinstance(size, (list, tuple)) and len(size) != nd:
-            raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
-                             f"spatial dimensions of {list(spatial)} and output size of {size}. Please provide input "
-                             "tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
-        out_size = tuple(size) if isinstance(size, (list, tuple)) else (size,) * nd
-        scales = (None,) * nd
-    elif scale_factor is not None:
-        if isinstance(scale_factor, (list, tuple)) and len(scale_factor) != nd:
-            raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
-                             f"with spatial dimensions of {list(spatial)} and scale_factor of shape {scale_factor}. "
-                             "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
-                             "(s1, s2, ...,sK) format.")
-        sf = tuple(scale_factor) if isinstance(scale_factor, (list, tuple)) else (scale_factor,) * nd
-        out_size = tuple(int(math.floor(s * f)) for s, f in zip(spatial, sf))
-        scales = (None,) * nd if recompute_scale_factor or mode == "area" else sf
-    else:
-        raise ValueError("either size or scale_factor should be defined")
-    if recompute_scale_factor and size is not None:
-        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
-    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
-        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a "
-                         "4-D tensor as input")
-    wants = {"nearest": (3, 4, 5), "nearest-exact": (3, 4, 5), "area": (3, 4, 5), "linear": (3,), "bilinear": (4,),
-             "trilinear": (5,), "bicubic": (4,)}
-    if input.ndim not in wants.get(mode, ()):
-        need = {"linear": 3, "bilinear": 4, "trilinear": 5}
-        if input.ndim in (3, 4, 5) and mode in need:
-            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {need[mode]}D input")
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
-                                  "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
-                                  f"nearest-exact (got {mode})")
-    if antialias or mode == "lanczos":
-        raise NotImplementedError("retrograd: interpolate with antialias=True is not implemented")
-    if mode == "area":
-        fn = (_adaptive_pooling.adaptive_avg_pool1d, _adaptive_pooling.adaptive_avg_pool2d, _adaptive_pooling.adaptive_avg_pool3d)[nd - 1]
-        return fn(input, out_size)
-    out = input
-    for i in range(nd):
-        ax = 2 + i
-        key = (slice(None),) * ax
-        if mode == "bicubic":
-            idx, w = _bicubic_taps(spatial[i], out_size[i], scales[i], align_corners)
-            shape = (-1,) + (1,) * (input.ndim - ax - 1)
-            acc = None
-            for k in range(4):
-                term = out[key + (const(idx[k]),)] * const(w[k].reshape(shape).astype(input._data.dtype))
-                acc = term if acc is None else acc + term
-            out = acc
-        elif mode.startswith("nearest"):
-            idx = _interp_indices(spatial[i], out_size[i], scales[i], mode, align_corners)
-            out = out[key + (const(idx),)]
-        else:
-            i0, i1, lam = _interp_indices(spatial[i], out_size[i], scales[i], mode, align_corners)
-            shape = (-1,) + (1,) * (input.ndim - ax - 1)
-            l1 = const(lam.reshape(shape).astype(input._data.dtype))
-            out = out[key + (const(i0),)] * (1 - l1) + out[key + (const(i1),)] * l1
-    return out
-
-
-# ====================================================================== distances
+# ====================================================================== distances / pixel shuffle
 def _norm_keepdim(x: Tensor, p: float, dim: int, eps: float) -> Tensor:
     """max(||x||_p, eps) along dim, with a zero (not NaN) gradient where the norm is clamped."""
     if p == 2:
@@ -823,209 +766,72 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     return x.reshape(*lead, c // (r * r), h * r, w * r)
 
 
-# ====================================================================== attention
-def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
-                                 dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
-                                 enable_gqa: bool = False) -> Tensor:
-    """softmax(q k^T * scale + mask) v, with a boolean (True = keep) or additive float mask."""
-    L, S = query.shape[-2], key.shape[-2]
-    scale_factor = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
-    if enable_gqa and key.ndim >= 3 and key.shape[-3] != query.shape[-3]:
-        rep = query.shape[-3] // key.shape[-3]
-        key = _repeat_heads(key, rep)
-        value = _repeat_heads(value, rep)
-    scores = O.matmul(query, key.transpose(-2, -1)) * scale_factor
-    if is_causal:
-        keep = np.tril(np.ones((L, S), dtype=bool))
-        scores = O.where(const(keep), scores, -math.inf)
-    if attn_mask is not None:
-        if attn_mask.dtype is D.bool_:
-            scores = O.where(attn_mask, scores, -math.inf)
-        else:
-            scores = scores + attn_mask
-    attn = _safe_softmax(scores)
-    if dropout_p > 0.0:
-        attn = dropout(attn, dropout_p, True)
-    return O.matmul(attn, value)
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """p-norm distances between all pairs of rows of (N, M) input, upper triangle in row order.
 
-
-def _safe_softmax(scores: Tensor) -> Tensor:
-    """Softmax over the last dim where rows with every entry masked (-inf) give zeros, not NaN.
-
-    PyTorch's SDPA does this; the masked rows are replaced before the softmax so that no NaN
-    reaches the backward pass either.
+    >>> import retrograd as torch
+    >>> torch.nn.functional.pdist(torch.tensor([[0., 0.], [3., 4.], [0., 4.]]))
+    tensor([5., 4., 3.])
     """
-    dead = np.isneginf(scores._data).all(axis=-1, keepdims=True)
-    if not dead.any():
-        return _activation.softmax(scores, -1)
-    dead_t = const(dead)
-    attn = _activation.softmax(O.where(dead_t, 0.0, scores), -1)
-    return attn * const((~dead).astype(scores._data.dtype))
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    i, j = np.triu_indices(input.shape[0], 1)
+    d = input[const(i.astype(np.int64))] - input[const(j.astype(np.int64))]
+    return O.norm(d, p, -1)
 
 
-def _repeat_heads(x: Tensor, rep: int) -> Tensor:
-    shape = x.shape
-    x = x.unsqueeze(-3).expand(*shape[:-2], rep, *shape[-2:])
-    return x.reshape(*shape[:-3], shape[-3] * rep, *shape[-2:])
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W), the inverse of pixel_shuffle.
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.pixel_unshuffle(torch.ones(1, 1, 4, 4), 2).shape
+    torch.Size([1, 4, 2, 2])
+    """
+    r = downscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    c, h, w = input.shape[-3:]
+    if h % r or w % r:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)"
+                           f"={h} is not divisible by {r}" if h % r else
+                           f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)"
+                           f"={w} is not divisible by {r}")
+    lead = tuple(input.shape[:-3])
+    k = len(lead)
+    x = input.reshape(*lead, c, h // r, r, w // r, r)
+    x = x.permute(*range(k), k, k + 2, k + 4, k + 1, k + 3)
+    return x.reshape(*lead, c * r * r, h // r, w // r)
 
 
-def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
-    # torch's _mha_shape_check (same messages); returns whether the input is batched
-    if query.ndim not in (2, 3):
-        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.ndim}-D query "
-                             "tensor")
-    b = query.ndim == 3
-    kind = "batched (3-D)" if b else "unbatched (2-D)"
-    if key.ndim != query.ndim or value.ndim != query.ndim:
-        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be {query.ndim}-D but found "
-                             f"{key.ndim}-D and {value.ndim}-D tensors respectively")
-    if key_padding_mask is not None and key_padding_mask.ndim != query.ndim - 1:
-        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or {query.ndim - 1}-D "
-                             f"but found {key_padding_mask.ndim}-D tensor instead")
-    if attn_mask is not None:
-        if attn_mask.ndim not in (2, 3):
-            raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
-                                 f"{attn_mask.ndim}-D tensor instead")
-        if not b and attn_mask.ndim == 3 and tuple(attn_mask.shape) != (num_heads, query.shape[0], key.shape[0]):
-            raise AssertionError(f"Expected `attn_mask` shape to be {(num_heads, query.shape[0], key.shape[0])} but "
-                                 f"got {attn_mask.shape}")
-    return b
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Interleave the channels of (N, C, *) from ``groups`` groups: (N, g, C/g, *) -> (N, C/g, g, *).
+
+    >>> import retrograd as torch
+    >>> torch.nn.functional.channel_shuffle(torch.arange(4.).reshape(1, 4, 1), 2).flatten()
+    tensor([0., 2., 1., 3.])
+    """
+    if input.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    c = input.shape[1]
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    n, rest = input.shape[0], tuple(input.shape[2:])
+    return input.reshape(n, groups, c // groups, *rest).transpose(1, 2).reshape(n, c, *rest)
 
 
-def _mha_static(t: Tensor, name: str, bh: int, head_dim: int) -> Tensor:
-    """A precomputed (batch * heads, S, head_dim) key or value, checked as PyTorch does."""
-    if t.shape[0] != bh:
-        raise AssertionError(f"expecting {name}.size(0) of {bh}, but got {t.shape[0]}")
-    if t.shape[2] != head_dim:
-        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {t.shape[2]}")
-    return t
+native_channel_shuffle = channel_shuffle
 
 
-def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int,
-                                 num_heads: int, in_proj_weight: Tensor | None, in_proj_bias: Tensor | None,
-                                 bias_k: Tensor | None, bias_v: Tensor | None, add_zero_attn: bool,
-                                 dropout_p: float, out_proj_weight: Tensor, out_proj_bias: Tensor | None,
-                                 training: bool = True, key_padding_mask: Tensor | None = None,
-                                 need_weights: bool = True, attn_mask: Tensor | None = None,
-                                 use_separate_proj_weight: bool = False, q_proj_weight: Tensor | None = None,
-                                 k_proj_weight: Tensor | None = None, v_proj_weight: Tensor | None = None,
-                                 static_k=None, static_v=None, average_attn_weights: bool = True,
-                                 is_causal: bool = False) -> tuple:
-    """Multi-head attention on (L, N, E) inputs (or unbatched (L, E)); returns (output, weights)."""
-    batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
-    if not batched:
-        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
-        if key_padding_mask is not None:
-            key_padding_mask = key_padding_mask.unsqueeze(0)
-    tgt_len, bsz, embed_dim = query.shape
-    src_len = key.shape[0]
-    if embed_dim != embed_dim_to_check:
-        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
-    head_dim = embed_dim // num_heads
-    if use_separate_proj_weight:
-        b = (None, None, None) if in_proj_bias is None else (
-            in_proj_bias.narrow(0, 0, embed_dim), in_proj_bias.narrow(0, embed_dim, embed_dim),
-            in_proj_bias.narrow(0, 2 * embed_dim, embed_dim))
-        q = linear(query, q_proj_weight, b[0])
-        k = linear(key, k_proj_weight, b[1])
-        v = linear(value, v_proj_weight, b[2])
-    else:
-        ws = [in_proj_weight.narrow(0, i * embed_dim, embed_dim) for i in range(3)]
-        bs = [None] * 3 if in_proj_bias is None else [in_proj_bias.narrow(0, i * embed_dim, embed_dim)
-                                                      for i in range(3)]
-        q = linear(query, ws[0], bs[0])
-        k = linear(key, ws[1], bs[1])
-        v = linear(value, ws[2], bs[2])
-    # masks -> one additive float mask of shape (bsz, heads, tgt, src) or broadcastable
-    mask = None
-    if attn_mask is not None:
-        want = (tgt_len, src_len) if attn_mask.ndim == 2 else (bsz * num_heads, tgt_len, src_len)
-        if tuple(attn_mask.shape) != want:
-            raise RuntimeError(f"The shape of the {attn_mask.ndim}D attn_mask is {attn_mask.shape}, but should be "
-                               f"{want}.")
-        if attn_mask.dtype is D.bool_:
-            attn_mask = const(np.where(attn_mask._data, -np.inf, 0.0).astype(q._data.dtype))
-        if attn_mask.ndim == 3:
-            attn_mask = attn_mask.reshape(bsz, num_heads, tgt_len, src_len)
-        mask = attn_mask
-    if bias_k is not None and bias_v is not None:
-        if static_k is not None:
-            raise AssertionError("bias cannot be added to static key.")
-        if static_v is not None:
-            raise AssertionError("bias cannot be added to static value.")
-        k = cat([k, bias_k.expand(1, bsz, embed_dim)], 0)
-        v = cat([v, bias_v.expand(1, bsz, embed_dim)], 0)
-        if mask is not None:
-            mask = pad(mask, (0, 1))
-        if key_padding_mask is not None:
-            key_padding_mask = pad(key_padding_mask, (0, 1))
-    # (L, N, E) -> (N * heads, L, head_dim); static_k / static_v come in that layout already
-    bh = bsz * num_heads
-    q = _reshape_to(q, (tgt_len, bh, head_dim)).transpose(0, 1)
-    k = _reshape_to(k, (k.shape[0], bh, head_dim)).transpose(0, 1) if static_k is None \
-        else _mha_static(static_k, "static_k", bh, head_dim)
-    v = _reshape_to(v, (v.shape[0], bh, head_dim)).transpose(0, 1) if static_v is None \
-        else _mha_static(static_v, "static_v", bh, head_dim)
-    if add_zero_attn:
-        zeros = const(np.zeros((bh, 1, head_dim), dtype=k._data.dtype))
-        k = cat([k, zeros], 1)
-        v = cat([v, zeros], 1)
-        if mask is not None:
-            mask = pad(mask, (0, 1))
-        if key_padding_mask is not None:
-            key_padding_mask = pad(key_padding_mask, (0, 1))
-    src_len = k.shape[1]
-    if key_padding_mask is not None:
-        for i, want in enumerate((bsz, src_len)):
-            if key_padding_mask.shape[i] != want:
-                raise AssertionError(f"Expected key_padded_mask.shape[{i}] to be {want}, but got "
-                                     f"{key_padding_mask.shape[i]}")
-        kpm = key_padding_mask._data
-        kpm = np.where(kpm, -np.inf, 0.0) if kpm.dtype == bool else kpm
-        kpm = const(kpm.astype(q._data.dtype).reshape(bsz, 1, 1, src_len))
-        mask = kpm if mask is None else mask + kpm
-    if is_causal and attn_mask is None:
-        causal = np.triu(np.full((tgt_len, src_len), -np.inf), 1).astype(q._data.dtype)
-        mask = const(causal) if mask is None else mask + const(causal)
-    q = _reshape_to(q, (bsz, num_heads, tgt_len, head_dim))
-    k = _reshape_to(k, (bsz, num_heads, src_len, head_dim))
-    v = _reshape_to(v, (bsz, num_heads, src_len, head_dim))
-    scores = O.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))
-    if mask is not None:
-        scores = scores + mask
-    # like PyTorch: the need_weights=False path (SDPA) gives zeros for fully masked rows, the other NaN
-    attn = _activation.softmax(scores, -1) if need_weights else _safe_softmax(scores)
-    if dropout_p > 0.0 and training:
-        attn = dropout(attn, dropout_p, True)
-    out = O.matmul(attn, v)  # (N, heads, L, head_dim)
-    out = _reshape_to(out.permute(2, 0, 1, 3), (tgt_len * bsz, embed_dim))
-    out = _reshape_to(linear(out, out_proj_weight, out_proj_bias), (tgt_len, bsz, embed_dim))
-    weights = None
-    if need_weights:
-        weights = attn.mean(1) if average_attn_weights else attn
-        if not batched:
-            weights = weights.squeeze(0)
-    if not batched:
-        out = out.squeeze(1)
-    return out, weights
-from ._functional_more import *  # noqa
-from ._losses_more import *  # noqa
 from ._linear_cross_entropy import linear_cross_entropy  # noqa: E402,F401
 # softshrink / hardshrink / prelu / rrelu: primitives with PyTorch's nodes and special-value behaviour
 from .._ops.nn.activation import hardshrink, prelu, softshrink  # noqa: E402,F401
 from .._ops.nn.adaptive_pooling import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402,F401
-
-
-def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=None, output_ratio=None,
-                                       return_indices: bool = False, _random_samples=None) -> tuple:
-    """(values, indices) of :func:`fractional_max_pool2d`."""
-    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True, _random_samples)
-
-
-def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=None, output_ratio=None,
-                                       return_indices: bool = False, _random_samples=None) -> tuple:
-    """(values, indices) of :func:`fractional_max_pool3d`."""
-    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True, _random_samples)
 
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
@@ -1042,8 +848,8 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
         return input.copy_(out) if inplace else out
     static = {"slope": (lower + upper) / 2}
     if inplace:
-        return _apply_inplace(_activation._rrelu_eval_inplace_op, input, (), static)
-    return _apply(_activation._rrelu_eval_op, (input,), static)
+        return _apply_inplace(_ops_nn_activation._rrelu_eval_inplace_op, input, (), static)
+    return _apply(_ops_nn_activation._rrelu_eval_op, (input,), static)
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:

@@ -6,7 +6,6 @@ from .dropout import *  # noqa: F401,F403
 from .flatten import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
-from .loss_more import *  # noqa: F401,F403
 from .module import Module  # noqa: F401
 from .normalization import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
@@ -18,10 +17,8 @@ from .pixelshuffle import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .fold import *  # noqa: F401,F403
 from .upsampling import *  # noqa: F401,F403
-from .activation_more import *  # noqa: F401,F403
 from .rnn_cells import *  # noqa: F401,F403
 from .instancenorm import *  # noqa: F401,F403
-from .pooling_more import *  # noqa: F401,F403
 from .lazy import LazyModuleMixin  # noqa: F401
 from .lazy_layers import *  # noqa: F401,F403
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401

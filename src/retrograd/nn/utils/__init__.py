@@ -1,8 +1,7 @@
 """``nn.utils``: gradient clipping, parameter <-> vector conversion, packed sequences, weight/spectral norm,
 parametrizations, stateless calls and conv/linear + batch-norm fusion."""
 from . import parametrizations, parametrize, rnn, stateless  # noqa: F401
-from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
-from .clip_grad_more import clip_grads_with_norm_, get_total_norm
+from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights
 from .init import skip_init

@@ -12,7 +12,7 @@ import numpy as np
 
 from ._tensor import Tensor
 
-__all__ = ["imag", "view_as_real", "view_as_complex"]
+__all__ = ["imag", "view_as_real", "view_as_complex", "conj_physical_"]
 
 
 def imag(input: Tensor) -> Tensor:
@@ -48,3 +48,22 @@ def view_as_complex(input: Tensor) -> Tensor:
         raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor "
                            f"of scalar type: {_scalar_type_name(input.dtype)}")
     raise TypeError("retrograd does not support complex tensors (view_as_complex)")
+
+
+def _conj_physical_(self: Tensor) -> Tensor:
+    """In-place conjugation: nothing to do on real tensors (returns ``self``)."""
+    return self
+
+
+def conj_physical_(input: Tensor) -> Tensor:
+    """In-place conjugation: nothing to do on real tensors (returns ``input``).
+
+    >>> import retrograd as torch
+    >>> torch.conj_physical_(torch.tensor([1.]))
+    tensor([1.])
+    """
+    return input
+
+
+_conj_physical_.__name__ = _conj_physical_.__qualname__ = "conj_physical_"
+Tensor.conj_physical_ = _conj_physical_

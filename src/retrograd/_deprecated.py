@@ -1,7 +1,6 @@
-"""Top-level names and Tensor methods of torch 2.13 that need no op of their own: the DLPack
-functions, ``set_flush_denormal``, the deprecated non-in-place ``Tensor.resize``/``resize_as``,
-``igamma_``/``igammac_``/``conj_physical_``, ``Tensor.storage_type`` and the removed linear-algebra
-functions (``lstsq``, ``solve``, ``symeig``, ``eig``), which raise torch's removal error.
+"""torch 2.13's deprecated and removed API: the removed linear-algebra functions (``lstsq``, ``solve``,
+``symeig``, ``eig``, also as Tensor methods), which raise torch's removal error; the deprecated
+non-in-place ``Tensor.resize``/``resize_as``; and ``Tensor.storage_type`` (of the legacy typed storages).
 
 >>> import retrograd as torch
 >>> torch.ones(6).resize_as(torch.zeros(2, 3)).shape
@@ -15,22 +14,8 @@ import warnings
 
 from ._tensor import Tensor
 from .autograd.function import Function
-from .utils.dlpack import from_dlpack, to_dlpack
 
-__all__ = ["from_dlpack", "to_dlpack", "set_flush_denormal", "lstsq", "solve", "symeig", "eig", "conj_physical_"]
-
-
-def set_flush_denormal(mode: bool) -> bool:
-    """Whether flushing denormal floats to zero could be switched: False, since NumPy offers no
-    control of the CPU's flush-to-zero mode (torch returns True on x86 CPUs).
-
-    >>> import retrograd as torch
-    >>> torch.set_flush_denormal(True)
-    False
-    """
-    if not isinstance(mode, bool):
-        raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
-    return False
+__all__ = ["lstsq", "solve", "symeig", "eig"]
 
 
 # ---------------------------------------------------------------- removed linear algebra
@@ -86,37 +71,6 @@ def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
     return Resize.apply(self, tuple(tensor.shape))
 
 
-def _igamma_(self: Tensor, other: Tensor) -> Tensor:
-    """In-place :func:`retrograd.igamma`."""
-    from ._ops._inplace import inplace_via
-    from ._ops.special import igamma
-
-    return inplace_via(self, lambda x: igamma(x, other), (other,))
-
-
-def _igammac_(self: Tensor, other: Tensor) -> Tensor:
-    """In-place :func:`retrograd.igammac`."""
-    from ._ops._inplace import inplace_via
-    from ._ops.special import igammac
-
-    return inplace_via(self, lambda x: igammac(x, other), (other,))
-
-
-def _conj_physical_(self: Tensor) -> Tensor:
-    """In-place conjugation: nothing to do on real tensors (returns ``self``)."""
-    return self
-
-
-def conj_physical_(input: Tensor) -> Tensor:
-    """In-place conjugation: nothing to do on real tensors (returns ``input``).
-
-    >>> import retrograd as torch
-    >>> torch.conj_physical_(torch.tensor([1.]))
-    tensor([1.])
-    """
-    return input
-
-
 def _storage_type(self: Tensor) -> type:
     """The legacy typed-storage class of this tensor's dtype (``torch.FloatStorage`` ...)."""
     from . import _storage
@@ -136,8 +90,7 @@ def _removed_method(name: str):
     return method
 
 
-for _name, _fn in (("resize", _resize), ("resize_as", _resize_as), ("igamma_", _igamma_), ("igammac_", _igammac_),
-                   ("conj_physical_", _conj_physical_), ("storage_type", _storage_type)):
+for _name, _fn in (("resize", _resize), ("resize_as", _resize_as), ("storage_type", _storage_type)):
     _fn.__name__ = _fn.__qualname__ = _name
     setattr(Tensor, _name, _fn)
 for _name in ("lstsq", "solve", "symeig", "eig"):
