@@ -1,0 +1,53 @@
+"""``python -m retrograd.distributed.run``: command building, and real launches of a script."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+
+from conftest import HERE, launch
+from retrograd.distributed.run import build_command
+
+SCRIPT = os.path.join(HERE, "dist_launched_script.py")
+
+
+def test_command_for_mpich():
+    cmd, env = build_command(["-n", "4", "--hostfile", "hosts", "train.py", "--lr", "0.1"], mpiexec="/x/mpiexec",
+                             implementation="mpich")
+    assert cmd == ["/x/mpiexec", "-n", "4", "-f", "hosts", sys.executable, "-m", "retrograd.distributed._bootstrap",
+                   "train.py", "--lr", "0.1"]
+    assert env == {}
+
+
+def test_command_for_open_mpi_oversubscribes_and_allows_root():
+    cmd, env = build_command(["--nproc-per-node", "2", "--hostfile", "h", "-m", "pkg.train"], mpiexec="mpirun",
+                             implementation="openmpi")
+    assert cmd[:6] == ["mpirun", "--oversubscribe", "-n", "2", "--hostfile", "h"]
+    assert cmd[-2:] == ["-m", "pkg.train"]
+    if os.geteuid() == 0:
+        assert env == {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def test_bad_process_count():
+    with pytest.raises(ValueError, match="at least 1"):
+        build_command(["-n", "0", "train.py"], mpiexec="mpiexec", implementation="mpich")
+
+
+def test_launch_runs_script_on_every_rank(tmp_path):
+    pytest.importorskip("mpi4py", reason="launching needs mpi4py: pip install retrograd[distributed]")
+    res = launch(2, SCRIPT, [str(tmp_path), "--flag"])
+    assert res.returncode == 0, res.stderr
+    for r in range(2):
+        info = json.loads((tmp_path / f"rank{r}.json").read_text())
+        assert info == {"RANK": str(r), "WORLD_SIZE": "2", "LOCAL_RANK": str(r), "LOCAL_WORLD_SIZE": "2",
+                        "NODE_RANK": "0", "argv": [str(tmp_path), "--flag"], "rank": r, "size": 2, "total": 1.0,
+                        "main": "__main__"}
+
+
+def test_failure_on_one_rank_ends_the_job(tmp_path):
+    pytest.importorskip("mpi4py", reason="launching needs mpi4py: pip install retrograd[distributed]")
+    res = launch(2, SCRIPT, [str(tmp_path), "--fail-on-rank-1"], timeout=120)
+    assert res.returncode != 0
+    assert "rank 1 fails on purpose" in res.stderr
