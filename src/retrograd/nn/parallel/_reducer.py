@@ -8,9 +8,16 @@ nonblocking ``MPI_Iallreduce`` starts at once (buckets start in index order, the
 every rank, as MPI requires), so communication overlaps the rest of backward.  A callback
 queued on the autograd engine waits for every bucket at the end of backward and writes
 the averaged gradients back into ``.grad``.
+
+MPI moves a nonblocking collective forward only while some MPI call runs in the process, and
+backward spends its time in NumPy kernels, not in MPI.  So while buckets are in flight a small
+thread polls them (``MPI_Test`` every ``poll_interval_s``; NumPy's kernels release the GIL, so
+it runs beside them), which lets the data move during the rest of backward.  With
+``poll_interval_s = None`` the hooks poll instead (progress only between gradients).
 """
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -36,7 +43,7 @@ UNFINISHED = (
 
 
 class _Bucket:
-    __slots__ = ("index", "members", "buffer", "mpi_type", "pending", "request")
+    __slots__ = ("index", "members", "buffer", "mpi_type", "pending", "request", "completed")
 
     def __init__(self, index: int, members: list[tuple[int, int, int]], dtype: np.dtype) -> None:
         self.index = index
@@ -50,6 +57,7 @@ class _Bucket:
         self.mpi_type = datatype
         self.pending = len(members)
         self.request = None
+        self.completed = False
 
 
 class Reducer:
@@ -89,8 +97,13 @@ class Reducer:
         self.used = np.zeros(len(params), np.int32)
         self.unused_at_forward: list[int] = []
         self.error: str | None = None
-        self.timeline: list | None = None  # (event, bucket, perf_counter): set to [] to record (bench)
+        # (event, bucket, time.perf_counter()) with event start / done (seen complete during backward) /
+        # backward_end / waited: set to [] to record (bench/bench_distributed.py draws the overlap from it)
+        self.timeline: list | None = None
         self._MPI = MPI
+        self.poll_interval_s: float | None = 0.0005 if self.size > 1 else None
+        self._poller: threading.Thread | None = None
+        self._stop_polling = False
         self.handles = [p.register_post_accumulate_grad_hook(self._make_hook(i)) for i, p in enumerate(params)]
 
     def _add_bucket(self, members: list[int], dtype) -> None:
@@ -110,9 +123,11 @@ class Reducer:
         if self.error is not None:
             msg, self.error = self.error, None
             raise RuntimeError(msg)
+        self._join_poller()  # (left running only if the previous backward raised)
         for b in self.buckets:
             b.pending = len(b.members)
             b.request = None
+            b.completed = False
         self.ready[:] = False
         self.used[:] = 0
         self.next_bucket = 0
@@ -133,7 +148,8 @@ class Reducer:
                 for j in self.unused_at_forward:
                     self._mark_ready(j, used=False)
             self._mark_ready(i, used=True)
-            self._progress()
+            if self._poller is None:
+                self._progress()
         return hook
 
     def _mark_ready(self, i: int, used: bool) -> None:
@@ -157,19 +173,38 @@ class Reducer:
         if self.timeline is not None:
             self.timeline.append(("start", b.index, time.perf_counter()))
         b.request = self.comm.Iallreduce(self._MPI.IN_PLACE, [b.buffer, b.mpi_type], self._MPI.SUM)
+        if self.poll_interval_s is not None and self._poller is None:
+            self._stop_polling = False
+            self._poller = threading.Thread(target=self._poll, name="ddp-allreduce-progress", daemon=True)
+            self._poller.start()
+
+    def _poll(self) -> None:
+        # the only thread that touches in-flight requests until _finalize joins it (MPI forbids
+        # two threads using one request at once); launching new ones on the communicator is fine
+        # under MPI_THREAD_MULTIPLE, mpi4py's default
+        while True:
+            stop = self._stop_polling
+            self._progress()
+            if stop:
+                return
+            time.sleep(self.poll_interval_s)
 
     def _progress(self) -> None:
         # MPI advances nonblocking collectives only inside MPI calls: test the running ones
-        # from each hook, so they proceed while backward computes
         for b in self.buckets[:self.next_bucket]:
-            if b.request is not None:
-                b.request.Test()
+            if b.request is not None and not b.completed and b.request.Test():
+                b.completed = True
+                if self.timeline is not None:
+                    self.timeline.append(("done", b.index, time.perf_counter()))
 
     def _finalize(self) -> None:
+        if self.timeline is not None:
+            self.timeline.append(("backward_end", -1, time.perf_counter()))
         self.expect_hooks = False
         if self.find_unused:
             for i in np.flatnonzero(~self.ready):
                 self._mark_ready(int(i), used=False)
+        self._join_poller()  # from here on this thread alone touches the requests
         launched = [b.request for b in self.buckets if b.request is not None]
         if not self.ready.all():
             # torch reports this at the next forward; the started all-reduces are completed so
@@ -182,9 +217,9 @@ class Reducer:
         if self.find_unused:
             used_req = self.comm.Iallreduce(self._MPI.IN_PLACE, [self.used, self._MPI.INT32_T], self._MPI.SUM)
         for b in self.buckets:
-            b.request.Wait()
+            b.request.Wait()  # (a request already found complete by Test is null: returns at once)
             if self.timeline is not None:
-                self.timeline.append(("end", b.index, time.perf_counter()))
+                self.timeline.append(("waited", b.index, time.perf_counter()))
             b.request = None
         if used_req is not None:
             used_req.Wait()
@@ -200,6 +235,12 @@ class Reducer:
                     p.grad = Tensor._wrap(avg.astype(p._data.dtype, copy=True), False, None, 0)
                 else:
                     np.copyto(p.grad._data, avg, casting="unsafe")
+
+    def _join_poller(self) -> None:
+        if self._poller is not None:
+            self._stop_polling = True
+            self._poller.join()
+            self._poller = None
 
     def remove_hooks(self) -> None:
         for h in self.handles:
