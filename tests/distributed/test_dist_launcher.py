@@ -51,3 +51,15 @@ def test_failure_on_one_rank_ends_the_job(tmp_path):
     res = launch(2, SCRIPT, [str(tmp_path), "--fail-on-rank-1"], timeout=120)
     assert res.returncode != 0
     assert "rank 1 fails on purpose" in res.stderr
+
+
+def test_example_ddp_mnist_like_trains(tmp_path):
+    pytest.importorskip("mpi4py", reason="launching needs mpi4py: pip install retrograd[distributed]")
+    example = os.path.join(HERE, "..", "..", "examples", "ddp_mnist_like.py")
+    res = launch(2, example, ["--epochs", "2", "--train-size", "1024"])
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.strip().splitlines()
+    assert len(lines) == 3 and lines[0].startswith("epoch 0:") and "over 2 process(es)" in lines[0]
+    losses = [float(line.split("loss ")[1].split()[0]) for line in lines[:2]]
+    assert losses[1] < losses[0]  # it learns
+    assert float(lines[2].split()[-1]) > 0.5  # ten classes: chance is 0.1

@@ -36,6 +36,9 @@ def MPI():
             from mpi4py import MPI as mod
         except ImportError as e:
             raise RuntimeError(_MISSING) from e
+        except (RuntimeError, OSError) as e:  # mpi4py is there but finds no MPI library to load
+            raise RuntimeError(f"mpi4py could not load an MPI library ({e}); install one with `{INSTALL_HINT}` "
+                               "(the MPICH wheel) or from your system's packages") from e
         _module = mod
     return _module
 
