@@ -39,11 +39,10 @@ class Work:
     def wait(self, timeout=None) -> bool:
         """Block until the operation has finished; True (as torch's CPU backends return)."""
         if not self._done:
-            if self._source is not None:
+            if self._source is not None:  # irecv: one request, whose status names the sender
                 status = _mpi.MPI().Status()
                 self._requests[0].Wait(status)
                 self._source.append(status.Get_source())
-                _mpi.MPI().Request.Waitall(self._requests[1:])
             else:
                 _mpi.MPI().Request.Waitall(self._requests)
             self._complete()
@@ -51,7 +50,14 @@ class Work:
 
     def is_completed(self) -> bool:
         """Whether the operation has finished (makes MPI progress; never blocks)."""
-        if not self._done and self._source is None and _mpi.MPI().Request.Testall(self._requests):
+        if self._done:
+            return True
+        if self._source is not None:
+            status = _mpi.MPI().Status()
+            if self._requests[0].Test(status):
+                self._source.append(status.Get_source())
+                self._complete()
+        elif _mpi.MPI().Request.Testall(self._requests):
             self._complete()
         return self._done
 

@@ -101,7 +101,10 @@ class Reducer:
         # backward_end / waited: set to [] to record (bench/bench_distributed.py draws the overlap from it)
         self.timeline: list | None = None
         self._MPI = MPI
-        self.poll_interval_s: float | None = 0.0005 if self.size > 1 else None
+        # the polling thread calls MPI beside the main thread: only under MPI_THREAD_MULTIPLE
+        # (mpi4py's default); with a lower thread level the hooks poll instead
+        threads_ok = MPI.Query_thread() >= MPI.THREAD_MULTIPLE
+        self.poll_interval_s: float | None = 0.0005 if self.size > 1 and threads_ok else None
         self._poller: threading.Thread | None = None
         self._stop_polling = False
         self.handles = [p.register_post_accumulate_grad_hook(self._make_hook(i)) for i, p in enumerate(params)]

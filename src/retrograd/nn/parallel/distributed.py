@@ -126,7 +126,7 @@ class DistributedDataParallel(Module):
 
         >>> with ddp.no_sync():                       # doctest: +SKIP
         ...     ddp(x1).sum().backward()              # local only
-        >>> ddp(x2).sum().backward()                  # averages x1's and x2's gradients
+        >>> ddp(x2).sum().backward()                  # averages x1's and x2's gradients  # doctest: +SKIP
         """
         old = self.require_backward_grad_sync
         self.require_backward_grad_sync = False
