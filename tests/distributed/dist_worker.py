@@ -25,6 +25,9 @@ def main() -> None:
     dist.init_process_group("mpi", init_method="env://")
     r = dist.get_rank()
     out: dict = {"world": (r, dist.get_world_size(), dist.get_backend(), dist.is_initialized())}
+    # what retrograd.distributed.run told this process (torchrun's variables), and how it ran it
+    out["launch"] = ({k: os.environ.get(k) for k in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
+                                                     "NODE_RANK")}, sys.argv[1:], __name__)
     sections = [dist_worker_collectives.run, dist_worker_sampler.run, dist_worker_ddp.run, dist_worker_errors.run]
     if "--torch" in sys.argv:
         sections.append(lambda o: dist_worker_errors.run_torch(o, os.path.join(outdir, "torch_store")))
