@@ -122,10 +122,7 @@ class Reducer:
 
     # ------------------------------------------------------------------ per iteration
     def prepare_for_backward(self, outputs) -> None:
-        """Called by the forward: arm the hooks; with find_unused_parameters, find the parameters no output reaches."""
-        if self.error is not None:
-            msg, self.error = self.error, None
-            raise RuntimeError(msg)
+        """Called after the forward: arm the hooks; with find_unused_parameters, find the parameters no output reaches."""
         self._join_poller()  # (left running only if the previous backward raised)
         for b in self.buckets:
             b.pending = len(b.members)
@@ -139,6 +136,14 @@ class Reducer:
         if self.find_unused:
             reached = _reachable_leaves(outputs)
             self.unused_at_forward = [i for i, p in enumerate(self.params) if id(p) not in reached]
+
+    def ensure_prior_reduction_finished(self) -> None:
+        """Called before a forward that will sync: torch's error if the last backward left parameters unreduced.
+
+        As torch's reducer, it keeps failing: the replicas may already disagree.
+        """
+        if self.error is not None:
+            raise RuntimeError(self.error)
 
     def _make_hook(self, i: int):
         def hook(param: Tensor) -> None:

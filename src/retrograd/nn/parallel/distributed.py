@@ -111,10 +111,13 @@ class DistributedDataParallel(Module):
 
     # ------------------------------------------------------------------ training
     def forward(self, *inputs, **kwargs):
+        sync = grad_mode.state.enabled and self.require_backward_grad_sync
+        if sync:
+            self.reducer.ensure_prior_reduction_finished()
         if self.broadcast_buffers and self.require_forward_param_sync and self._module_buffers:
             self._broadcast_from_rank0(self._module_buffers)
         out = self.module(*inputs, **kwargs)
-        if grad_mode.state.enabled and self.require_backward_grad_sync:
+        if sync:
             self.reducer.prepare_for_backward(out)
         else:
             self.reducer.expect_hooks = False
