@@ -1,6 +1,4 @@
 """A script for the launcher test: rank 1 fails after a collective, while rank 0 waits in a barrier."""
-import sys
-
 import retrograd as torch
 import retrograd.distributed as dist
 
