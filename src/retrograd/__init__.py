@@ -56,6 +56,7 @@ from .utils.dlpack import from_dlpack, to_dlpack  # noqa: F401,E402
 from ._deprecated import *  # noqa: F401,F403,E402  (removed linalg names, Tensor.resize ...)
 from ._autocast_state import *  # noqa: F401,F403,E402  (set_autocast_*, get_autocast_cpu_dtype ...)
 from . import distributions  # noqa: F401,E402
+from . import distributed  # noqa: F401,E402  (cheap: mpi4py, which starts MPI, is imported on first use)
 from . import _C  # noqa: F401,E402  (torch._C: private engine queries and helper nodes)
 from ._checks import (_check, _check_index, _check_value, _check_type,  # noqa: F401,E402
                       _check_not_implemented, _assert_async, _debug_has_internal_overlap)

@@ -1,8 +1,9 @@
 """DistributedSampler: the share of a dataset's indices that one replica (process) reads.
 
-retrograd has no process groups, so ``num_replicas`` and ``rank`` must be given explicitly; the
-indices (shuffle seeded with ``seed + epoch``, padding by wrapping around, or ``drop_last``) are
-exactly PyTorch's, so several processes using retrograd split a dataset as PyTorch would.
+``num_replicas`` and ``rank`` default to the world size and rank of the default process group
+(``retrograd.distributed.init_process_group``); the indices (shuffle seeded with ``seed + epoch``,
+padding by wrapping around, or ``drop_last``) are exactly PyTorch's, so several processes using
+retrograd split a dataset as PyTorch would.
 """
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from typing import Iterator
 from .sampler import Sampler
 
 __all__ = ["DistributedSampler"]
-
-_NO_GROUP = ("Default process group has not been initialized, please make sure to call init_process_group.")
 
 
 class DistributedSampler(Sampler[int]):
@@ -29,9 +28,15 @@ class DistributedSampler(Sampler[int]):
 
     def __init__(self, dataset, num_replicas: int | None = None, rank: int | None = None, shuffle: bool = True,
                  seed: int = 0, drop_last: bool = False) -> None:
-        # PyTorch asks the default process group for missing values; there never is one here.
+        # missing values come from the default process group (a ValueError, torch's, when none
+        # was initialised: asked even without mpi4py, so the error is the same everywhere)
         if num_replicas is None or rank is None:
-            raise ValueError(_NO_GROUP)
+            from ... import distributed as dist
+
+            if num_replicas is None:
+                num_replicas = dist.get_world_size()
+            if rank is None:
+                rank = dist.get_rank()
         if rank >= num_replicas or rank < 0:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
         self.dataset = dataset

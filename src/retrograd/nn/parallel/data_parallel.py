@@ -1,4 +1,4 @@
-"""``torch.nn.parallel``: DataParallel as it behaves on a machine without accelerators.
+"""``torch.nn.parallel.DataParallel`` as it behaves on a machine without accelerators.
 
 With no CUDA devices, torch's ``DataParallel`` keeps the module and no device ids, and its
 forward simply calls the module; state-dict keys gain the ``module.`` prefix.  Code that wraps
@@ -11,9 +11,9 @@ its model unconditionally therefore runs unchanged here.
 """
 from __future__ import annotations
 
-from .modules.module import Module
+from ..modules.module import Module
 
-__all__ = ["DataParallel", "data_parallel", "DistributedDataParallel"]
+__all__ = ["DataParallel", "data_parallel"]
 
 
 class DataParallel(Module):
@@ -31,11 +31,3 @@ class DataParallel(Module):
 def data_parallel(module, inputs, device_ids=None, output_device=None, dim: int = 0, module_kwargs=None):
     """The functional form; torch fails the same way without an accelerator."""
     raise RuntimeError("device type could not be determined")
-
-
-class DistributedDataParallel(Module):
-    """Needs an initialised process group, which retrograd does not provide."""
-
-    def __init__(self, module: Module, *args, **kwargs) -> None:
-        raise ValueError("Default process group has not been initialized, please make sure to call "
-                           "init_process_group.")
