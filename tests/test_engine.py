@@ -17,6 +17,15 @@ from parity import same_error, same_repr
 torch = pytest.importorskip("torch")
 
 
+@pytest.fixture(autouse=True, params=["fast", "reference"])
+def backward_engine(request):
+    """Every test here runs with both engines: the reference (engine.py) and the fast one (fast_engine.py)."""
+    before = R.autograd.get_backward_engine()
+    R.autograd.set_backward_engine(request.param)
+    yield request.param
+    R.autograd.set_backward_engine(before)
+
+
 # ------------------------------------------------------------------ backward
 def _nograd(T, f):
     with T.no_grad():
@@ -405,3 +414,4 @@ def test_saved_attributes_use_pytorchs_schema_names():
     np.testing.assert_allclose(got[1][2], got[0][2], rtol=1e-6)  # (exp's last bit may differ)
     got[0][2] = got[1][2]
     assert got[0] == got[1]
+
