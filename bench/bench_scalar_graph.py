@@ -12,7 +12,7 @@ every block).  2,000 blocks give 10,000 ops; then ``h.backward()``.  ``h`` stays
 
 Three implementations run the same graph in one process:
 
-* retrograd (``import retrograd as torch``),
+* retrograd (``import retrograd as torch``), once per backward engine (fast, reference),
 * torch 2.13 CPU (skipped when not installed),
 * plain NumPy: the forward on 0-d float32 arrays with a hand-written tape and backward.
 
@@ -20,8 +20,8 @@ Each runs in its own fresh interpreter (a full garbage collection walks every li
 object, so a process that also imported torch would make retrograd pay for torch's
 heap), is timed forward + backward + freeing the graph (best CPU time of ``repeats``), checked
 to compute the same numbers, and reported as microseconds per op and as a ratio to
-torch.  Run ``python bench/bench_scalar_graph.py`` or
-``python bench/run_all.py``.
+torch.  Run ``python bench/bench_scalar_graph.py [--repeats 10] [--threads 1] [--clock cpu|wall]
+[--engine fast] [--engine reference]`` or ``python bench/run_all.py``.
 """
 from __future__ import annotations
 
