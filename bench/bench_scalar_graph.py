@@ -12,7 +12,7 @@ every block).  2,000 blocks give 10,000 ops; then ``h.backward()``.  ``h`` stays
 
 Three implementations run the same graph in one process:
 
-* retrograd (``import retrograd as torch``),
+* retrograd (``import retrograd as torch``), once per backward engine (fast, reference),
 * torch 2.13 CPU (skipped when not installed),
 * plain NumPy: the forward on 0-d float32 arrays with a hand-written tape and backward.
 
@@ -20,8 +20,8 @@ Each runs in its own fresh interpreter (a full garbage collection walks every li
 object, so a process that also imported torch would make retrograd pay for torch's
 heap), is timed forward + backward + freeing the graph (best CPU time of ``repeats``), checked
 to compute the same numbers, and reported as microseconds per op and as a ratio to
-torch.  Run ``python bench/bench_scalar_graph.py`` or
-``python bench/run_all.py``.
+torch.  Run ``python bench/bench_scalar_graph.py [--repeats 10] [--threads 1] [--clock cpu|wall]
+[--engine fast] [--engine reference]`` or ``python bench/run_all.py``.
 """
 from __future__ import annotations
 
@@ -88,54 +88,74 @@ def graph_numpy(n_blocks: int = N_BLOCKS):
     return float(h), float(gx), float(gy)
 
 
-def _best(fn, repeats: int) -> float:
-    # CPU time of this (single-threaded) process: steadier than wall time on a shared
-    # machine, and the same clock for every implementation.
+def _best(fn, repeats: int, clock: str = "cpu") -> float:
+    # CPU time of this (single-threaded) process by default: steadier than wall time on a
+    # shared machine, and the same clock for every implementation.
+    perf = time.perf_counter if clock == "wall" else time.process_time
     best = float("inf")
     for _ in range(repeats):
-        t0 = time.process_time()
+        t0 = perf()
         fn()
-        best = min(best, time.process_time() - t0)
+        best = min(best, perf() - t0)
     return best
 
 
-def _measure(impl: str, repeats: int) -> dict:
+def _limit_threads(threads: int) -> object:
+    """Limit NumPy's BLAS (threadpoolctl, when installed) and torch to ``threads`` threads."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        if threads != 1:  # (never silently ignored: without threadpoolctl only the environment can set it)
+            raise SystemExit("--threads needs threadpoolctl (or set OPENBLAS_NUM_THREADS)") from None
+        return None
+    return threadpool_limits(limits=threads)
+
+
+def _measure(impl: str, repeats: int, clock: str = "cpu", threads: int = 1, engine: str | None = None) -> dict:
     """Time one implementation in this process: {'seconds': best, 'result': (h, dx, dy)}."""
+    limits = _limit_threads(threads)  # noqa: F841  (kept alive: the limit holds while it exists)
     if impl == "numpy (by hand)":
         fn = graph_numpy
     else:
         mod = importlib.import_module(impl)
         if impl == "torch":
-            mod.set_num_threads(1)
+            mod.set_num_threads(threads)
+        elif engine is not None:
+            mod.autograd.set_backward_engine(engine)
         fn = lambda: graph_torchlike(mod)  # noqa: E731
     result = fn()  # warm-up, and the numbers compared across implementations
-    return {"seconds": _best(fn, repeats), "result": result}
+    return {"seconds": _best(fn, repeats, clock), "result": result}
 
 
 IMPLS = ("retrograd", "torch", "numpy (by hand)")
+ENGINES = ("fast", "reference")  # retrograd's backward engines (autograd.set_backward_engine)
 
 
-def run(repeats: int = 10) -> list[dict]:
+def run(repeats: int = 10, clock: str = "cpu", threads: int = 1, engines: tuple = ENGINES) -> list[dict]:
     """Time every implementation; rows of {workload, impl, us_per_op, ratio_to_torch}.
 
-    Each implementation runs in its own fresh interpreter, so none pays for another's
-    heap (a full garbage collection walks every Python object, torch's ~165k included).
+    Each implementation (and each of retrograd's ``engines``) runs in its own fresh
+    interpreter, so none pays for another's heap (a full garbage collection walks every
+    Python object, torch's ~165k included).
     """
     import importlib.util
 
     have_torch = importlib.util.find_spec("torch") is not None
     times = {}
     ref = graph_numpy()
-    for impl in IMPLS:
+    runs = [(impl, None) for impl in IMPLS if impl != "retrograd"]
+    runs[:0] = [("retrograd", e) for e in engines]
+    for impl, engine in runs:
         if impl == "torch" and not have_torch:  # torch is a test-only dependency
             continue
-        proc = subprocess.run([sys.executable, __file__, "--impl", impl, "--repeats", str(repeats)],
-                              capture_output=True, text=True, check=True)
+        cmd = [sys.executable, __file__, "--impl", impl, "--repeats", str(repeats), "--clock", clock,
+               "--threads", str(threads)] + (["--engine", engine] if engine else [])
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
         got = json.loads(proc.stdout.strip().splitlines()[-1])
         # Same numbers everywhere, or the timing compares different work.
         if not np.allclose(got["result"], ref, rtol=1e-4):
             raise AssertionError(f"{impl} computed {got['result']}, expected {ref}")
-        times[impl] = got["seconds"]
+        times[impl if engine is None else f"{impl} ({engine} engine)"] = got["seconds"]
     t_torch = times.get("torch")
     return [{"workload": WORKLOAD, "impl": name, "us_per_op": t / N_OPS * 1e6,
              "ratio_to_torch": (t / t_torch) if t_torch else None}
@@ -143,15 +163,25 @@ def run(repeats: int = 10) -> list[dict]:
 
 
 def main(argv: list[str]) -> None:
-    if "--impl" in argv:  # child process: one implementation, JSON on stdout
-        impl = argv[argv.index("--impl") + 1]
-        repeats = int(argv[argv.index("--repeats") + 1]) if "--repeats" in argv else 10
-        print(json.dumps(_measure(impl, repeats)))
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=10, help="timed runs per implementation (the best is kept)")
+    ap.add_argument("--threads", type=int, default=1, help="BLAS threads for NumPy and torch")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="cpu: this process's CPU time (steadier on a loaded machine); wall: perf_counter")
+    ap.add_argument("--engine", choices=ENGINES, action="append",
+                    help="retrograd's backward engine (repeat for several; default: every one)")
+    ap.add_argument("--impl", help=argparse.SUPPRESS)  # (a child process: one implementation, JSON out)
+    args = ap.parse_args(argv)
+    if args.impl:
+        engine = args.engine[0] if args.engine else None
+        print(json.dumps(_measure(args.impl, args.repeats, args.clock, args.threads, engine)))
         return
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
     from run_all import print_table
 
-    print_table(run())
+    print_table(run(args.repeats, args.clock, args.threads, tuple(args.engine or ENGINES)))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,15 @@ from parity import same_error, same_repr  # noqa: E402
 import parity  # noqa: E402
 
 
+@pytest.fixture(autouse=True, params=["fast", "reference"])
+def backward_engine(request):
+    """Every test here runs with both engines: the reference (engine.py) and the fast one (fast_engine.py)."""
+    before = R.autograd.get_backward_engine()
+    R.autograd.set_backward_engine(request.param)
+    yield request.param
+    R.autograd.set_backward_engine(before)
+
+
 # ------------------------------------------------------------------ backward
 def _nograd(T, f):
     with T.no_grad():

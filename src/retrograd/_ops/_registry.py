@@ -18,8 +18,11 @@ A primitive is a NumPy forward plus one backward rule per differentiable input::
 """
 from __future__ import annotations
 
+import ast
+import copy
 import inspect
 import sys
+import textwrap
 from typing import Callable
 
 import numpy as np
@@ -41,7 +44,7 @@ class OpDef:
 
     __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
                  "save_inputs", "save_out", "saved_names", "n_out", "node_cls", "doc", "differentiable", "errors",
-                 "meta", "array_rules", "array_backward", "fast_rec", "users", "elide", "keep")
+                 "meta", "array_rules", "array_backward", "record", "users", "elide", "keep")
 
     def __repr__(self) -> str:
         return f"<op {self.name} -> {self.node_name}>"
@@ -94,9 +97,7 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.arg_plan = tuple(tuple(_plan_arg(a, op) for a in args) for args in op.rule_args)
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
-    # 1-3 inputs and one output: recorded by an unrolled
-    # _record_unary/_binary/_ternary straight from apply() (0: the general _record)
-    op.fast_rec = len(op.inputs) if n_out == 1 and 1 <= len(op.inputs) <= 3 else 0
+    op.record = _RECORDERS.get(len(op.inputs), _record)  # (see _record)
     # a dict gives NumPy twins of rules that call other ops ({input: fn with the rule's
     # parameters}); twins may also read an input's shape
     twins = isinstance(array_rules, dict)
@@ -139,18 +140,12 @@ def _plan_arg(name: str, op: "OpDef") -> tuple:
     return (ARG_SHAPE if kind == "shape" else ARG_DTYPE, op.inputs.index(inp))
 
 
-def _edge_node(t):
-    """The node ``t``'s gradient flows into: its grad_fn, its leaf accumulator, or None."""
-    gf = t._grad_fn
-    if gf is not None:
-        return gf
-    if t._requires_grad:
-        return t._grad_accumulator()
-    return None
+class _Zeros(dict):
+    def __missing__(self, n: int) -> tuple:
+        return (0,) * n
 
 
-_ZEROS = {n: (0,) * n for n in range(9)}  # shared ``_next_nr`` when every edge is output 0
-_ZEROS1, _ZEROS2, _ZEROS3 = _ZEROS[1], _ZEROS[2], _ZEROS[3]
+_ZEROS = _Zeros({n: (0,) * n for n in range(9)})  # shared ``_next_nr`` when every edge is output 0
 
 
 from .._tensor import Tensor as _Tensor, bump_version  # noqa: E402
@@ -222,23 +217,7 @@ def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
     if _state.enabled and op.differentiable:
         for t in tensors:
             if t._requires_grad:
-                n = op.fast_rec
-                if n and len(tensors) == n:
-                    # (_record's first steps inlined: one frame less for the common ops)
-                    node = _new_node(op.node_cls)
-                    node._seq = _next_seq()
-                    node.op = op
-                    node.static = static
-                    if record_sites:
-                        _site(node, 3)  # frames: 0 _site, 1 here, 2 the op's function, 3 the caller
-                    else:
-                        node._site_code = None
-                    if n == 1:
-                        return _record_unary(node, op, tensors[0], out)
-                    if n == 2:
-                        return _record_binary(node, op, tensors, out)
-                    return _record_ternary(node, op, tensors, out)
-                return _record(op, tensors, static, out)
+                return op.record(op, tensors, static, out)
     if op.n_out == 1:
         return _wrap(out, False, None, 0)
     return tuple(_wrap(o, False, None, 0) for o in out)
@@ -257,16 +236,7 @@ def apply_binary(op: OpDef, a, b):
     except (ValueError, IndexError, TypeError) as exc:
         raise _translate(op, (a, b), exc) from None
     if (a._requires_grad or b._requires_grad) and _state.enabled and op.differentiable:
-        # (_record's first steps inlined: one call less on the hottest path)
-        node = _new_node(op.node_cls)
-        node._seq = _next_seq()
-        node.op = op
-        node.static = None
-        if record_sites:
-            _site(node, 3)  # frames: 0 _site, 1 here, 2 the op's function, 3 the caller
-        else:
-            node._site_code = None
-        return _record_binary(node, op, (a, b), out)
+        return op.record(op, (a, b), None, out)
     return _wrap(out, False, None, 0)
 
 
@@ -313,153 +283,119 @@ def _profiled(op: OpDef, tensors: tuple, static, cast):
 
 
 def _record(op: OpDef, tensors: tuple, static, out):
-    # (Node.__init__ inlined: next_functions and _site are set below)
-    node = _new_node(op.node_cls)
+    """Record one application of ``op``: the node, what its rules need saved, its output(s).
+
+    The node's edges go where each input's gradient flows (its grad_fn, its leaf's
+    AccumulateGrad, or None); the outputs are new tensors whose grad_fn is the node.
+    This is the one node-recording function; ``op.record`` is this function, or for
+    1-3 inputs the same function with its loops over ``tensors`` written out
+    (``_unrolled``, generated from this source).
+    """
+    node = _new_node(op.node_cls)  # (Node.__init__ inlined: every field is set here)
     node._seq = _next_seq()
     node.op = op
     node.static = static
-    # (here, not in the helpers below: _site's frame arithmetic assumes this depth)
     if record_sites:
-        _site(node)
+        _site(node)  # (frames: 0 _site, 1 here, 2 apply, 3 the op's function, 4 usually the caller)
     else:
         node._site_code = None
-    if op.n_out == 1 and not op.meta:
-        if len(tensors) == 2:
-            return _record_binary(node, op, tensors, out)
-        if len(tensors) == 1:
-            return _record_unary(node, op, tensors[0], out)
-    # (the general path: multi-output ops, ops whose rules read input shapes, 3+ inputs)
-    node._next = tuple([_edge_node(t) for t in tensors])
-    nrs = tuple([t._output_nr if t._grad_fn is not None else 0 for t in tensors])
-    node._next_nr = _ZEROS.get(len(nrs), nrs) if not any(nrs) else nrs
+    # each input's gradient goes to its grad_fn, its leaf's AccumulateGrad, or nowhere (None)
+    nodes = tuple([t._grad_fn if t._grad_fn is not None else t._grad_accumulator() if t._requires_grad else None
+                   for t in tensors])
+    node._next = nodes
+    if any(t._output_nr for t in tensors):
+        node._next_nr = tuple([t._output_nr if t._grad_fn is not None else 0 for t in tensors])
+    else:
+        node._next_nr = _ZEROS[len(tensors)]  # (shared: no tuple per node)
     if _anomaly.enabled:
         _anomaly_mode.record_trace(node)
-    if op.elide and None in node._next:
-        saved = _saved_some(op, tensors, tuple(n is not None for n in node._next))
+    if not op.save_inputs:
+        saved = None
+    elif op.elide and None in nodes:  # (an input no runnable rule reads is not kept)
+        saved = _saved_some(op, tensors, tuple([n is not None for n in nodes]))
     else:
         saved = _saved_inputs(op.save_inputs, tensors)
     if op.n_out == 1:
-        res = _wrap(out, True, node, 0)
-        # Input shapes/dtypes let the engine reduce broadcast grads and cast them back.
-        # When every input already matches the output (and no rule reads them), the
-        # engine has nothing to do: skip the tuples.
-        if op.meta:
+        res = _new_node(_Tensor)  # (Tensor._wrap inlined: one call less per recorded op)
+        res._data = od = out if type(out) is _ndarray else _as_array(out)
+        res._requires_grad = True
+        res._grad_fn = node
+        res._output_nr = 0
+        res._vc = None
+        if _state.inference:
+            res.__dict__["_inference"] = True
+        # Input shapes/dtypes let the engine sum broadcast grads back and cast them; when every
+        # input matches the output (and no rule reads them) it has nothing to do: no tuple.
+        if op.meta or any(t._data.shape != od.shape or t._data.dtype != od.dtype for t in tensors):
             node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
-        else:
-            od = res._data
-            shape, dt = od.shape, od.dtype
-            for t in tensors:
-                d = t._data
-                if d.shape != shape or d.dtype != dt:
-                    node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
-                    break
-            # (else: the class default ``_in_meta = ()`` holds; no per-node __dict__ needed)
         if op.save_out:
-            if saved is None:
-                saved = []
-            saved += (SavedTensor(res, is_output=True), None)
+            saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
     else:
         node._in_meta = tuple([(t._data.shape, t._data.dtype) for t in tensors])
-        res = tuple(_wrap(o, True, node, i) for i, o in enumerate(out))
-        node.out_meta = tuple((o.shape, res[i].dtype) for i, o in enumerate(out))
+        res = tuple([_wrap(o, True, node, i) for i, o in enumerate(out)])
+        node.out_meta = tuple([(o.shape, r.dtype) for o, r in zip(out, res)])
         if op.save_out:
-            if saved is None:
-                saved = []
-            saved += (_SavedList([SavedTensor(r, is_output=True) for r in res]), None)
-    node.saved = None if saved is None else tuple(saved)
-    return res
-
-
-def _record_binary(node, op: OpDef, tensors: tuple, out):
-    """_record for the most common node: two inputs, one output (add, mul, matmul, ...).
-
-    The same steps as the general path, unrolled: every recorded binary op runs this.
-    """
-    a, b = tensors
-    ca = a._grad_fn
-    if ca is None and a._requires_grad:
-        ca = a._grad_accumulator()
-    cb = b._grad_fn
-    if cb is None and b._requires_grad:
-        cb = b._grad_accumulator()
-    node._next = (ca, cb)
-    node._next_nr = _ZEROS2 if not (a._output_nr or b._output_nr) else (
-        a._output_nr if ca is a._grad_fn else 0, b._output_nr if cb is b._grad_fn else 0)
-    if _anomaly.enabled:
-        _anomaly_mode.record_trace(node)
-    res = _new_node(_Tensor)  # (Tensor._wrap inlined: one frame less per recorded op)
-    res._data = out if type(out) is _ndarray else _as_array(out)
-    res._requires_grad = True
-    res._grad_fn = node
-    res._output_nr = 0
-    res._vc = None
-    if _state.inference:
-        res.__dict__["_inference"] = True
-    od, ad, bd = res._data, a._data, b._data
-    dt = od.dtype
-    if ad.dtype is not dt or bd.dtype is not dt or ad.shape != od.shape or bd.shape != od.shape or op.meta:
-        node._in_meta = ((ad.shape, ad.dtype), (bd.shape, bd.dtype))
-    si = op.save_inputs
-    if not si:
-        saved = None
-    elif (ca is None or cb is None) and op.elide:
-        saved = _saved_some(op, tensors, (ca is not None, cb is not None))
-    elif _inference_used[0] or _saved_hooks_stack:
-        saved = ()
-        for i in si:
-            saved += (SavedTensor(tensors[i]), None)
-    elif len(si) == 2:
-        va, vb = a._vc, b._vc
-        saved = (a, 0 if va is None else va[0], b, 0 if vb is None else vb[0])
-    else:
-        t = tensors[si[0]]
-        vc = t._vc
-        saved = (t, 0 if vc is None else vc[0])
-    if op.save_out:
-        saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
+            saved = (saved or ()) + (_SavedList([SavedTensor(r, is_output=True) for r in res]), None)
     node.saved = saved
     return res
 
 
-def _record_ternary(node, op: OpDef, tensors: tuple, out):
-    """_record for three inputs and one output (linear with bias, addmm, where, lerp, ...)."""
-    a, b, c = tensors
-    ca = a._grad_fn
-    if ca is None and a._requires_grad:
-        ca = a._grad_accumulator()
-    cb = b._grad_fn
-    if cb is None and b._requires_grad:
-        cb = b._grad_accumulator()
-    cc = c._grad_fn
-    if cc is None and c._requires_grad:
-        cc = c._grad_accumulator()
-    node._next = (ca, cb, cc)
-    node._next_nr = _ZEROS3 if not (a._output_nr or b._output_nr or c._output_nr) else (
-        a._output_nr if ca is a._grad_fn else 0, b._output_nr if cb is b._grad_fn else 0,
-        c._output_nr if cc is c._grad_fn else 0)
-    if _anomaly.enabled:
-        _anomaly_mode.record_trace(node)
-    res = _new_node(_Tensor)  # (Tensor._wrap inlined: one frame less per recorded op)
-    res._data = out if type(out) is _ndarray else _as_array(out)
-    res._requires_grad = True
-    res._grad_fn = node
-    res._output_nr = 0
-    res._vc = None
-    if _state.inference:
-        res.__dict__["_inference"] = True
-    od, ad, bd, cd = res._data, a._data, b._data, c._data
-    dt, shape = od.dtype, od.shape
-    if ad.dtype is not dt or bd.dtype is not dt or cd.dtype is not dt or ad.shape != shape or bd.shape != shape \
-            or cd.shape != shape or op.meta:
-        node._in_meta = ((ad.shape, ad.dtype), (bd.shape, bd.dtype), (cd.shape, cd.dtype))
-    if op.elide and (ca is None or cb is None or cc is None):
-        saved = _saved_some(op, tensors, (ca is not None, cb is not None, cc is not None))
-    else:
-        saved = _saved_inputs(op.save_inputs, tensors)
-    if op.save_out:
-        saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
-    node.saved = saved
-    return res
+class _Unroll(ast.NodeTransformer):
+    """Rewrite a function for exactly ``n`` tensors: each comprehension over ``tensors`` becomes
+    its ``n`` elements written out (``tuple([f(t) for t in tensors])`` -> ``(f(_t0), f(_t1))``,
+    ``any(...)`` -> ``... or ...``), after one ``_t0, _t1 = tensors``; ``len(tensors)`` is ``n``."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def _elements(self, comp) -> list | None:
+        gens = comp.generators
+        if len(gens) != 1 or gens[0].ifs or not isinstance(gens[0].target, ast.Name) \
+                or not (isinstance(gens[0].iter, ast.Name) and gens[0].iter.id == "tensors"):
+            return None
+        var = gens[0].target.id
+        return [_Rename(var, f"_t{i}").visit(copy.deepcopy(comp.elt)) for i in range(self.n)]
+
+    def visit_Call(self, call):
+        self.generic_visit(call)
+        f, args = call.func, call.args
+        if not isinstance(f, ast.Name) or len(args) != 1:
+            return call
+        if f.id == "len" and isinstance(args[0], ast.Name) and args[0].id == "tensors":
+            return ast.Constant(self.n)
+        if f.id in ("tuple", "any") and isinstance(args[0], (ast.ListComp, ast.GeneratorExp)):
+            elts = self._elements(args[0])
+            if elts is not None:
+                if f.id == "tuple":
+                    return ast.Tuple(elts, ast.Load())
+                return ast.BoolOp(ast.Or(), elts) if len(elts) > 1 else elts[0]
+        return call
+
+    def visit_FunctionDef(self, fn):
+        self.generic_visit(fn)
+        fn.name = f"{fn.name}_{self.n}"
+        unpack = ast.parse(", ".join(f"_t{i}" for i in range(self.n)) + ", = tensors").body
+        fn.body[1:1] = unpack  # (after the docstring)
+        return fn
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def visit_Name(self, name):
+        return ast.Name(self.new, name.ctx) if name.id == self.old else name
+
+
+def _unrolled(fn: Callable, n: int) -> Callable:
+    """``fn`` with its loops over ``tensors`` unrolled for ``n`` of them (see ``_Unroll``)."""
+    lines, first = inspect.getsourcelines(fn)
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    ast.increment_lineno(tree, first - 1)  # (tracebacks point at _record's own lines)
+    tree = ast.fix_missing_locations(_Unroll(n).visit(tree))
+    namespace: dict = {}
+    exec(compile(tree, inspect.getsourcefile(fn), "exec"), fn.__globals__, namespace)
+    return namespace[f"{fn.__name__}_{n}"]
 
 
 def _saved_some(op: OpDef, tensors, needs: tuple) -> tuple | None:
@@ -500,41 +436,6 @@ def _saved_inputs(save_inputs: tuple, tensors) -> tuple | None:
     return saved
 
 
-def _record_unary(node, op: OpDef, a, out):
-    """_record for a one-input, one-output op (unary math, reductions, softmax, ...)."""
-    ca = a._grad_fn
-    if ca is None:
-        node._next = (a._grad_accumulator() if a._requires_grad else None,)
-        node._next_nr = _ZEROS1
-    else:
-        node._next = (ca,)
-        node._next_nr = _ZEROS1 if not a._output_nr else (a._output_nr,)
-    if _anomaly.enabled:
-        _anomaly_mode.record_trace(node)
-    res = _new_node(_Tensor)  # (Tensor._wrap inlined: one frame less per recorded op)
-    res._data = out if type(out) is _ndarray else _as_array(out)
-    res._requires_grad = True
-    res._grad_fn = node
-    res._output_nr = 0
-    res._vc = None
-    if _state.inference:
-        res.__dict__["_inference"] = True
-    od, ad = res._data, a._data
-    if ad.dtype is not od.dtype or ad.shape != od.shape or op.meta:
-        node._in_meta = ((ad.shape, ad.dtype),)
-    if not op.save_inputs:
-        saved = None
-    elif _inference_used[0] or _saved_hooks_stack:
-        saved = (SavedTensor(a), None)
-    else:
-        vc = a._vc
-        saved = (a, 0 if vc is None else vc[0])
-    if op.save_out:
-        saved = (saved or ()) + (SavedTensor(res, is_output=True), None)
-    node.saved = saved
-    return res
-
-
 def _translate(op: OpDef, tensors, exc: Exception) -> Exception:
     """NumPy's complaint about bad input -> PyTorch's exception type and message."""
     if getattr(exc, "_retrograd_final", False):  # already PyTorch's error (e.g. an uninitialized parameter)
@@ -553,6 +454,10 @@ def _translate(op: OpDef, tensors, exc: Exception) -> Exception:
 class _SavedList(list):
     def unpack(self, node):
         return [s.unpack(node) for s in self]
+
+
+# Recording ops with 1-3 inputs through _record unrolled for that many: measured faster (bench/README.md).
+_RECORDERS = {n: _unrolled(_record, n) for n in (1, 2, 3)}
 
 
 SavedTensor_types = (SavedTensor, _SavedList)

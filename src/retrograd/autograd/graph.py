@@ -609,13 +609,83 @@ class AccumulateGrad(Node):
         return f"<AccumulateGrad object at {hex(id(self))}>"
 
     def apply(self, grads: list, needed=None) -> list:
-        from .engine import accumulate_into_leaf
-
         accumulate_into_leaf(self.variable, grads[0])
         return []
 
 
 AccumulateGrad.__name__ = "AccumulateGrad"
+
+
+def accumulate_leaf(node: AccumulateGrad, g, run) -> None:
+    """AccumulateGrad: the leaf's ``.grad``, then its post-accumulate hooks."""
+    accumulate_into_leaf(node.variable, g, run)
+    for fn in list((node._post_acc_hooks or {}).values()):
+        if fn(node.variable) is not None:
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def accumulate_into_leaf(var, g, run=None) -> None:
+    """PyTorch's AccumulateGrad: first grad is stored (copied if shared), later ones added."""
+    cur = var._grad
+    if cur is None:
+        if grad_mode.state.enabled and g._requires_grad:
+            from .. import _creation
+
+            # Building a graph: the stored grad is a differentiable copy (CopyBackwards).
+            var._grad = _creation.empty(g.shape, dtype=var.dtype).copy_(g)
+            return
+        data = g._data
+        # The gradient's array becomes .grad unless something else may hold or write it: a
+        # view, a read-only array, one already handed to another leaf or passed in by the caller
+        # (``run.fresh``), or a tensor sharing its version counter.
+        if data.base is not None or (run is not None and id(data) in run.fresh) or g._base is not None \
+                or g._shared_vc or not data.flags.writeable:
+            data = data.copy()
+        if data.strides != var._data.strides and data.ndim > 1:
+            # PyTorch: the grad of a dense leaf takes the leaf's layout (row-major, channels_last
+            # ...), of a non-dense one row-major; np.empty_like's order 'K' gives exactly that
+            want = np.empty_like(var._data)
+            if want.strides != data.strides:
+                want[...] = data
+                data = want
+        if run is not None:
+            run.fresh.add(id(data))
+        var._grad = _Tensor()._wrap(data, False, None, 0) if type(g) is _Tensor() else g.detach()
+    elif grad_mode.state.enabled:
+        var._grad = cur + g
+    elif cur._data.flags.writeable and cur._data.shape == g._data.shape:
+        cur._data += g._data
+        cur._vcounter()[0] += 1
+    else:
+        var._grad = cur + g
+
+
+# ---- what a gradient hook may return ------------------------------------------------------
+def checked_hook_value(hook, new, old):
+    """A hook's replacement for gradient ``old``: a Tensor of the same dtype and shape (PyTorch's checks)."""
+    if not isinstance(new, _Tensor()):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if new._data.dtype != old._data.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {old.type()} got {new.type()})")
+    if new._data.shape != old._data.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return new
+
+
+def checked_hook_values(hook, res, old: list) -> list:
+    """A node hook's replacement gradients: a tuple as long as ``old``, each checked as above."""
+    if not isinstance(res, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(res).__name__}'")
+    if len(res) != len(old):
+        raise RuntimeError(f"hook '{getattr(hook, '__name__', type(hook).__name__)}' has returned an incorrect "
+                           f"number of values (got {len(res)}, but expected {len(old)})")
+    out = []
+    for r, o in zip(res, old):
+        if r is not None and o is None:
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        out.append(None if r is None else checked_hook_value(hook, r, o))
+    return out
 
 
 # ---- saved tensor hooks ---------------------------------------------------------------
