@@ -12,7 +12,7 @@ import pytest
 
 import retrograd
 from retrograd._ops import OPS, _registry
-from test_ops import CASES, _call
+from .test_op_db import CASES, _call
 
 pytest.importorskip("torch")
 
