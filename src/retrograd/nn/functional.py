@@ -23,7 +23,6 @@ from .._creation import _eng
 from .._ops.nn import batch_norm as _bnorm
 from .._ops.nn import (adaptive_pooling as _adaptive_pooling, activation as _activation, conv as _conv,
                        padding as _padding, linear as _linear, pooling as _pooling, embedding as _embedding)
-from .._ops.nn import activation as _activation, adaptive_pooling as _adaptive_pooling
 from .._ops.nn import padding as _pad
 from .._ops._registry import apply_inplace as _apply_inplace
 from .._ops._registry import apply as _apply
