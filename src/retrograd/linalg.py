@@ -17,7 +17,7 @@ from ._ops.linalg.norms import matrix_norm, norm, vector_norm  # noqa: F401
 from ._ops.linalg.products import matmul  # noqa: F401
 from ._ops.linalg.products import linalg_cross as cross, multi_dot, vecdot  # noqa: F401
 from ._ops.linalg.matrix_functions import matrix_exp  # noqa: F401
-from ._ops.linalg.decompositions import cholesky_ex, eig, eigvals
+from ._ops.linalg.decompositions import cholesky_ex, eig, eigvals  # noqa: F401 (eig, eigvals: public names that raise)
 from ._ops.linalg.norms import cond
 from ._ops.linalg.solvers import inv_ex, solve_ex, tensorinv, tensorsolve
 from ._ops.linalg.matrix_functions import vander

@@ -463,7 +463,7 @@ def s_function__view_output(torch):
         def backward(ctx, g):
             return g.view(2) * 2
     x = torch.tensor([1., 2.], requires_grad=True).clone()
-    y = F.apply(x); 
+    y = F.apply(x) 
     y.mul_(2)
 
 def s_function__grad_fn_attrs(torch):

@@ -51,11 +51,11 @@ def test_both_engines_same_hook_order_and_grads():
 
 
 def test_reference_engine_fits_its_budget():
-    """engine.py stays readable in one sitting: at most 250 code lines (scripts/code_lines.py)."""
+    """engine.py stays readable in one sitting: at most 250 code lines (scripts/check_size.py)."""
     root = pathlib.Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "scripts"))
     try:
-        from code_lines import code_lines
+        from check_size import code_lines
     finally:
         sys.path.pop(0)
     n = code_lines((root / "src/retrograd/autograd/engine.py").read_text())

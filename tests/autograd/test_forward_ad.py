@@ -9,7 +9,7 @@ import retrograd as rg
 import retrograd.autograd.forward_ad as rfw
 
 torch = pytest.importorskip("torch")
-import torch.autograd.forward_ad as tfw
+import torch.autograd.forward_ad as tfw  # noqa: E402 (after importorskip: skips cleanly without torch)
 
 RNG = np.random.default_rng(0)
 TOL = {"rtol": 1e-10, "atol": 1e-12}

@@ -9,7 +9,7 @@ import retrograd.distributions as RD
 
 torch = pytest.importorskip("torch")
 
-from ._helpers import DT, TD, _tol, close, pair  # noqa: E402
+from ._helpers import TD, close, pair  # noqa: E402
 
 RNG = np.random.default_rng(0)
 

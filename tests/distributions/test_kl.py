@@ -8,7 +8,7 @@ import retrograd.distributions as RD
 
 torch = pytest.importorskip("torch")
 
-from ._helpers import DT, TD, _tol, close, pair  # noqa: E402
+from ._helpers import TD, close, pair  # noqa: E402
 from ._families_helpers import TD as TD_families, close as close_families, pair as pair_families  # noqa: E402
 
 

@@ -2,12 +2,11 @@
 
 import pytest
 
-import retrograd
 import retrograd as R
 
 torch = pytest.importorskip("torch")
 
-from ._module_helpers import LIBS, _both, _outcome  # noqa: E402
+from ._module_helpers import _both  # noqa: E402
 from ._lazy_helpers import tnn  # noqa: E402
 
 

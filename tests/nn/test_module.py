@@ -15,7 +15,7 @@ import retrograd.nn as rnn
 
 torch = pytest.importorskip("torch")
 
-from ._module_helpers import LIBS, _both, _outcome  # noqa: E402
+from ._module_helpers import _both, _outcome  # noqa: E402
 tnn = torch.nn
 
 

@@ -4,11 +4,10 @@ import copy
 
 import pytest
 
-import retrograd
 
 torch = pytest.importorskip("torch")
 
-from ._module_helpers import LIBS, _both, _outcome  # noqa: E402
+from ._module_helpers import LIBS, _both  # noqa: E402
 
 
 @pytest.mark.parametrize("data", ["list", "int", "int_tensor", "int_tensor_nograd"])

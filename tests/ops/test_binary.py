@@ -12,11 +12,10 @@ import pytest
 
 import retrograd
 import retrograd as R
-import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._elementwise_helpers import LIBS, _close, _np, _short  # noqa: E402
+from ._elementwise_helpers import LIBS, _close, _short  # noqa: E402
 from ._pointwise_helpers import EDGES, INF, NAN, _grads, _pair, _raises_like, _same  # noqa: E402
 from ._compare_helpers import _both, _raises_like as _raises_like_ops, _same as _same_ops  # noqa: E402
 from ._expression_helpers import B, F, I, _same_error  # noqa: E402

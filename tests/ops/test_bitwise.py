@@ -1,7 +1,6 @@
 """Tests of the bitwise ops (src/retrograd/_ops/bitwise.py), checked against PyTorch."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import retrograd

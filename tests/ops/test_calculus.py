@@ -9,7 +9,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same  # noqa: E402
+from ._reduce_shape_helpers import _grads_match, _same  # noqa: E402
 
 
 def test_diff_with_n_zero_is_a_copy():

@@ -1,14 +1,13 @@
 """Tests of the clamp ops (src/retrograd/_ops/clamp.py), checked against PyTorch."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import retrograd
 
 torch = pytest.importorskip("torch")
 
-from ._pointwise_helpers import INF, NAN, _pair, _raises_like, _same  # noqa: E402
+from ._pointwise_helpers import NAN, _pair, _raises_like, _same  # noqa: E402
 
 
 def test_clamp_tensor_bounds_ties_nan_and_crossed_bounds():

@@ -1,7 +1,6 @@
 """Tests of the comparison ops (src/retrograd/_ops/comparison.py), checked against PyTorch."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import retrograd

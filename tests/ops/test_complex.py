@@ -1,14 +1,13 @@
 """Tests of the complex ops (src/retrograd/_ops/complex.py), checked against PyTorch."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._elementwise_helpers import LIBS, _close, _np, _short  # noqa: E402
+from ._elementwise_helpers import LIBS, _close, _short  # noqa: E402
 
 
 # ====================================================================== angle

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 import pytest
 
 import retrograd
@@ -12,7 +11,7 @@ import retrograd as rg
 torch = pytest.importorskip("torch")
 
 from ._elementwise_helpers import LIBS  # noqa: E402
-from ._reduce_shape_helpers import _dt, _np, _raises_same, _same  # noqa: E402
+from ._reduce_shape_helpers import _dt, _raises_same, _same  # noqa: E402
 from .._error_compare import _err  # noqa: E402
 
 

@@ -11,7 +11,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._reduce_shape_helpers import _dt, _np, _raises_same, _same  # noqa: E402
+from ._reduce_shape_helpers import _raises_same, _same  # noqa: E402
 from .._error_compare import _err as _err_api  # noqa: E402
 
 

@@ -5,11 +5,10 @@ import numpy as np
 import pytest
 
 import retrograd
-import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same  # noqa: E402
+from ._reduce_shape_helpers import _grads_match  # noqa: E402
 from ._indexing_helpers import LIBS, _np as _np_indexing  # noqa: E402
 
 

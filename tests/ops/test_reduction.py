@@ -9,14 +9,13 @@ import numpy as np
 import pytest
 
 import retrograd
-import retrograd as R
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _raises_same, _same  # noqa: E402
+from ._reduce_shape_helpers import _grads_match, _np, _raises_same, _same  # noqa: E402
 from ._reduction_helpers import LIBS, _both as _both_reduce, _np as _np_reduce  # noqa: E402
-from ._ties_helpers import CASES, SPECIAL, _both as _both_ties, _dims, _inputs, _pair, _same as _same_ties  # noqa: E402
+from ._ties_helpers import CASES, _both as _both_ties, _dims  # noqa: E402
 from ._expression_helpers import F, FG, I, _pair as _pair_expr, _same_error  # noqa: E402
 
 

@@ -11,7 +11,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np, _raises_same, _same  # noqa: E402
+from ._reduce_shape_helpers import _grads_match, _raises_same, _same  # noqa: E402
 from ._indexing_helpers import LIBS, _base, _np as _np_indexing  # noqa: E402
 from ._compare_helpers import _raises_like  # noqa: E402
 from .._error_compare import _err, _np as _np_api  # noqa: E402

@@ -9,7 +9,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._reduce_shape_helpers import _dt, _np, _same  # noqa: E402
+from ._reduce_shape_helpers import _same  # noqa: E402
 from ._indexing_helpers import LIBS  # noqa: E402
 from ._expression_helpers import _same_error  # noqa: E402
 

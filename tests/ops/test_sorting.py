@@ -10,7 +10,7 @@ import retrograd as R
 torch = pytest.importorskip("torch")
 
 from ._reduction_helpers import LIBS, _both, _np  # noqa: E402
-from ._ties_helpers import CASES, SPECIAL, _both as _both_ties, _dims, _inputs, _pair, _same  # noqa: E402
+from ._ties_helpers import CASES, _both as _both_ties, _dims, _same  # noqa: E402
 
 
 def _first(out):

@@ -4,7 +4,7 @@ errors for bad arguments.  (tests/op_db/special_fns.py adds the generic op-table
 from __future__ import annotations
 
 import math
-from decimal import Decimal, getcontext
+from decimal import Decimal
 
 import numpy as np
 import pytest
@@ -16,7 +16,7 @@ import retrograd.special as rs
 torch = pytest.importorskip("torch")
 
 from ._elementwise_helpers import LIBS, _close as _close_elementwise, _np as _np_elementwise, _short  # noqa: E402
-from ._pointwise_helpers import INF as INF_pointwise, NAN as NAN_pointwise, _same  # noqa: E402
+from ._pointwise_helpers import NAN as NAN_pointwise, _same  # noqa: E402
 from ._compare_helpers import _both, _same as _same_ops  # noqa: E402
 from .._error_compare import _err, _np as _np_api  # noqa: E402
 from ._expression_helpers import _pair as _pair_expr, _same_error  # noqa: E402

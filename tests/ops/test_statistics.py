@@ -12,10 +12,10 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._nn_linalg_helpers import _close, _np  # noqa: E402
-from ._reduce_shape_helpers import _both, _dt, _grads_match, _np as _np_reduce_shape, _same  # noqa: E402
+from ._nn_linalg_helpers import _close  # noqa: E402
+from ._reduce_shape_helpers import _grads_match  # noqa: E402
 from ._reduction_helpers import LIBS, _both as _both_reduce, _np as _np_reduce  # noqa: E402
-from ._ties_helpers import _both as _both_ties, _pair, _same as _same_ties  # noqa: E402
+from ._ties_helpers import _both as _both_ties, _same as _same_ties  # noqa: E402
 from ._compare_helpers import _both as _both_ops, _raises_like, _same as _same_ops  # noqa: E402
 
 

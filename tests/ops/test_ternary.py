@@ -1,7 +1,6 @@
 """Tests of the ternary ops (src/retrograd/_ops/ternary.py), checked against PyTorch."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import retrograd

@@ -6,11 +6,10 @@ import numpy as np
 import pytest
 
 import retrograd
-import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close, _np  # noqa: E402
+from ._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close  # noqa: E402
 from ._pointwise_helpers import EDGES, INF, NAN, _grads, _pair, _same  # noqa: E402
 from ._compare_helpers import _both, _raises_like, _same as _same_ops  # noqa: E402
 

@@ -1,8 +1,6 @@
 """Runs a learning-rate scheduler in retrograd and torch side by side (shared by the scheduler and swa_utils tests)."""
 
-import warnings
 
-import pytest
 
 
 # ---------------------------------------------------------------- schedulers

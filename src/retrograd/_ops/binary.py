@@ -933,5 +933,5 @@ negative_ = neg_
 
 # Run-time references to modules that import this one (bound last, so either import order works)
 from .masked import where  # noqa: E402
-from .unary import (_F16, _cannot_cast, _need_tensor, _not_implemented, _np_err, exp, exp2, log,
-                    zeros_like_grad)  # noqa: E402
+from .unary import (_F16, _cannot_cast, _need_tensor, _not_implemented, _np_err, exp, exp2, log,  # noqa: E402
+                    zeros_like_grad)

@@ -42,7 +42,7 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
                 shape[d] = 1
                 t = t.expand(shape)
             elif t.dim() != input.dim():
-                raise RuntimeError(f"diff expects prepend or append to be the same dimension as input")
+                raise RuntimeError("diff expects prepend or append to be the same dimension as input")
             for k in range(input.dim()):
                 if k != d and t.shape[k] != input.shape[k]:
                     raise RuntimeError(

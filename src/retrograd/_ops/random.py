@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import _creation as C, _rng as _R
-from .._creation import bernoulli, multinomial
+from .._creation import bernoulli, multinomial  # noqa: F401 (re-exported: the random subject's ops)
 from .._tensor import Tensor, _scalar_type_name
 from ..autograd import grad_mode
 from ._composite import _tname

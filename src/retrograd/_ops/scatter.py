@@ -287,7 +287,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
 
 def _same(input: Tensor, src: Tensor):
     if src._data.dtype != input._data.dtype:
-        raise RuntimeError(f"scatter(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     return None
 
 

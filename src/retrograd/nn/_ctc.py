@@ -66,7 +66,10 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, 
             skip[i, s] = ext[i, s] != ext[i, s - 2]
     dtype = log_probs._data.dtype
     E = O.gather(log_probs, 2, const(np.broadcast_to(ext, (T, N, L)).copy()))  # (T, N, L)
-    neg = lambda *shape: const(np.full(shape, _NEG, dtype=dtype))
+
+    def neg(*shape):
+        return const(np.full(shape, _NEG, dtype=dtype))
+
     start = np.zeros((N, L), dtype=bool)
     start[:, 0] = True
     if L > 1:  # (all targets empty: the blank path is the only one)

@@ -12,7 +12,6 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype as D
 from .._tensor import Tensor
 from ._util import const
 from .._ops.nn import adaptive_pooling as _ops_nn_adaptive_pooling

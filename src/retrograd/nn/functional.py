@@ -29,7 +29,6 @@ from .._ops._registry import apply as _apply
 from .._ops.shape import _unsafe_view
 from .._ops.shape import reshape_to as _reshape_to
 from .._tensor import Tensor, bump_version
-from ..autograd import grad_mode
 from ._grid_sample import affine_grid, grid_sample  # noqa: F401
 from ._interpolation import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: F401
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy,  # noqa: F401

@@ -8,9 +8,8 @@ import retrograd
 
 torch = pytest.importorskip("torch")
 
-from nn_helpers import to_r  # noqa: E402
 
-from .._module_helpers import LIBS, _both, _outcome  # noqa: E402
+from .._module_helpers import _both  # noqa: E402
 from ._helpers import _n, _pair  # noqa: E402
 
 

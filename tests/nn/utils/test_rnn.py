@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 
 from nn_helpers import to_r  # noqa: E402
 
-from .._module_helpers import LIBS, _both, _outcome  # noqa: E402
+from .._module_helpers import _both  # noqa: E402
 from ._helpers import _n  # noqa: E402
 
 

@@ -8,7 +8,6 @@ import retrograd
 
 torch = pytest.importorskip("torch")
 
-from nn_helpers import to_r  # noqa: E402
 
 from ._helpers import _n, _pair  # noqa: E402
 

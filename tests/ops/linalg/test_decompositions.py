@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 import pytest
 
 import retrograd
@@ -11,7 +10,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._helpers import LIBS, same_error  # noqa: E402
+from ._helpers import same_error  # noqa: E402
 from ._error_helpers import _pair, _same_error  # noqa: E402
 
 

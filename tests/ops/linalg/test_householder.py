@@ -1,17 +1,15 @@
 """Tests of the householder ops (src/retrograd/_ops/linalg/householder.py), checked against PyTorch."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
 
-import retrograd
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from ._helpers import LIBS, _np, assert_same, both, same_error, t  # noqa: E402
+from ._helpers import LIBS, assert_same, both, same_error, t  # noqa: E402
 from .._nn_linalg_helpers import _close, _np as _np_nn_linalg, _pair  # noqa: E402
 
 

@@ -7,7 +7,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from .._nn_linalg_helpers import _close, _np  # noqa: E402
+from .._nn_linalg_helpers import _close  # noqa: E402
 
 
 # ------------------------------------------------------- ldl_factor / ldl_solve

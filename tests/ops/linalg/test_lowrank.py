@@ -1,7 +1,6 @@
 """Tests of the lowrank ops (src/retrograd/_ops/linalg/lowrank.py), checked against PyTorch."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -10,7 +9,7 @@ import retrograd
 
 torch = pytest.importorskip("torch")
 
-from ._helpers import LIBS, _np, same_error, t  # noqa: E402
+from ._helpers import _np, same_error, t  # noqa: E402
 
 
 RNG = np.random.default_rng(0)

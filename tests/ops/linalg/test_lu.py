@@ -2,7 +2,6 @@
 pivots, gradients and errors, against torch (the oracle)."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest

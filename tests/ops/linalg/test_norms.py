@@ -11,7 +11,7 @@ import retrograd
 
 torch = pytest.importorskip("torch")
 
-from ._helpers import LIBS, _np, assert_same, both, same_error, t  # noqa: E402
+from ._helpers import _np, assert_same, both, same_error, t  # noqa: E402
 from .._compare_helpers import _raises_like  # noqa: E402
 
 

@@ -11,7 +11,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from .._reduce_shape_helpers import _both, _dt, _grads_match, _np, _same  # noqa: E402
+from .._reduce_shape_helpers import _grads_match  # noqa: E402
 
 
 torch.set_default_dtype(torch.float32)

@@ -1,7 +1,6 @@
 """Tests of the solvers ops (src/retrograd/_ops/linalg/solvers.py), checked against PyTorch."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -10,7 +9,7 @@ import retrograd
 
 torch = pytest.importorskip("torch")
 
-from ._helpers import LIBS, _np, assert_same, both, same_error, t  # noqa: E402
+from ._helpers import assert_same, both, same_error, t  # noqa: E402
 from ._error_helpers import _pair, _same_error  # noqa: E402
 
 
@@ -20,7 +19,10 @@ RNG = np.random.default_rng(0)
 # ---------------------------------------------------------------- _ex variants
 def test_ex_variants_info_and_values():
     sing = [[1., 2.], [2., 4.]]
-    batch = lambda L: L.stack([L.eye(2, dtype=L.float64), t(L, sing)])
+
+    def batch(L):
+        return L.stack([L.eye(2, dtype=L.float64), t(L, sing)])
+
     for fn in (lambda L: L.linalg.inv_ex(batch(L)),
                lambda L: L.linalg.solve_ex(batch(L), L.ones(2, 2, dtype=L.float64)),
                lambda L: L.linalg.solve_ex(t(L, sing), L.ones(3, 2, 1, dtype=L.float64)),

@@ -9,9 +9,9 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from .._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close, _np  # noqa: E402
-from .._nn_linalg_helpers import _close as _close_nn_linalg, _np as _np_nn_linalg, _pair  # noqa: E402
-from .._reduce_shape_helpers import _both, _dt, _grads_match, _np as _np_reduce_shape, _same  # noqa: E402
+from .._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close  # noqa: E402
+from .._nn_linalg_helpers import _close as _close_nn_linalg, _pair  # noqa: E402
+from .._reduce_shape_helpers import _grads_match  # noqa: E402
 
 
 @pytest.mark.parametrize("name", sorted(ACTIVATIONS))

@@ -7,7 +7,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from .._nn_linalg_helpers import _close, _np  # noqa: E402
+from .._nn_linalg_helpers import _close  # noqa: E402
 
 
 def test_gradient_penalty_through_a_small_cnn():

@@ -310,13 +310,16 @@ def test_linear_and_mm_at_small_batch_match_torch_and_stay_c_contiguous():
         rx, tx = retrograd.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
         rl, tl = retrograd.nn.Linear(k, n), torch.nn.Linear(k, n)
         with retrograd.no_grad(), torch.no_grad():
-            rl.weight.copy_(retrograd.tensor(w)); tl.weight.copy_(torch.tensor(w))
-            rl.bias.copy_(retrograd.tensor(b)); tl.bias.copy_(torch.tensor(b))
+            rl.weight.copy_(retrograd.tensor(w))
+            tl.weight.copy_(torch.tensor(w))
+            rl.bias.copy_(retrograd.tensor(b))
+            tl.bias.copy_(torch.tensor(b))
         ry, ty = rl(rx), tl(tx)
         assert ry.stride() == ty.stride() and ry.is_contiguous()
         assert type(ry.grad_fn).__name__ == type(ty.grad_fn).__name__ == "AddmmBackward0"
         gy = rng.standard_normal((m, n)).astype(np.float32)
-        ry.backward(retrograd.tensor(gy)); ty.backward(torch.tensor(gy))
+        ry.backward(retrograd.tensor(gy))
+        ty.backward(torch.tensor(gy))
         np.testing.assert_allclose(_np(ry), ty.detach().numpy(), rtol=1e-4, atol=1e-4)
         for r, t in [(rx.grad, tx.grad), (rl.weight.grad, tl.weight.grad), (rl.bias.grad, tl.bias.grad)]:
             assert r.is_contiguous()

@@ -13,7 +13,7 @@ import retrograd.nn.functional as RF
 
 torch = pytest.importorskip("torch")
 
-from .._nn_linalg_helpers import _close, _np, _pair  # noqa: E402
+from .._nn_linalg_helpers import _close, _pair  # noqa: E402
 
 
 @pytest.mark.parametrize("reduction", ["none", "mean", "sum"])

@@ -7,7 +7,7 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
-from .._nn_linalg_helpers import _close, _np, _pair  # noqa: E402
+from .._nn_linalg_helpers import _close, _pair  # noqa: E402
 
 
 # ------------------------------------------------------- grid_sample

@@ -5,7 +5,6 @@ import collections
 import numpy as np
 import pytest
 
-import retrograd as rg
 from retrograd.utils import data as rd
 
 torch = pytest.importorskip("torch")

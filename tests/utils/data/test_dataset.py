@@ -1,6 +1,5 @@
 """utils.data datasets (StackDataset), against torch 2.13."""
 
-import numpy as np
 import pytest
 
 import retrograd as rg

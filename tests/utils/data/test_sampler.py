@@ -1,9 +1,7 @@
 """utils.data samplers (DistributedSampler), against torch 2.13."""
 
-import numpy as np
 import pytest
 
-import retrograd as rg
 from retrograd.utils import data as rd
 
 torch = pytest.importorskip("torch")
