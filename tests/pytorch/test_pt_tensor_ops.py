@@ -1,5 +1,5 @@
 """Tensor-op behaviours that PyTorch's own view / indexing / type-promotion / shape-op test files
-exercise (see docs/compat_details.md, "PyTorch's tensor-op test files"), checked against torch.
+exercise (see docs/compatibility.md, "PyTorch's tensor-op test files"), checked against torch.
 
 Every check runs the same code on retrograd and on torch and compares values, dtypes, strides,
 exception types and messages.

@@ -240,7 +240,7 @@ def test_docs_examples_run(capsys):
 
     text = (Path(__file__).resolve().parents[3] / "docs" / "optim_data_io.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 4
+    assert len(blocks) == 5
     for code in blocks:
         exec(compile(code, "optim_data_io.md", "exec"), {"__name__": "__docs__"})
 
