@@ -62,7 +62,7 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op dispatch per rule.  ``create_graph=True`` always runs them on Tensors.
     ``array_rules={input: fn}`` gives, for rules that call other ops, a NumPy function
     with the rule's parameters that computes exactly what the rule's ops compute
-    (tests/test_array_backward.py checks each against its rule).
+    (tests/autograd/test_array_backward.py checks each against its rule).
     """
     op = OpDef()
     op.name = name
