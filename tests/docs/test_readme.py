@@ -49,5 +49,6 @@ def test_comment_reading():
     assert matches("<MulBackward0 object at 0x...>", "<MulBackward0 object at 0x7f00aa>\n")
     assert matches("tensor([[1., 2.], [3., 4.]])", "tensor([[1., 2.],\n        [3., 4.]])\n")
     assert not matches("tensor(7.)", "tensor(6.)\n")
-    assert mismatches({0: "print(1)  # 2\n"}, [(0, 1, "1\n")]) and not mismatches({0: "print(1)  # 1\n"}, [(0, 1, "1\n")])
+    assert mismatches({0: "print(1)  # 2\n"}, [(0, 1, "1\n")])
+    assert not mismatches({0: "print(1)  # 1\n"}, [(0, 1, "1\n")])
     assert mismatches({0: "print(1)  # 1\n"}, [])  # a commented print that never ran
