@@ -234,7 +234,7 @@ Tensor.new_tensor = lambda self, data, *, dtype=None, device=None, requires_grad
     data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
-# ---------------------------------------------------------------------------- small extras (tensor_extras)
+# ---------------------------------------------------------------------------- storage_offset, dim_order, new
 def _storage_offset(self) -> int:
     from ._ops.strided import _offset
 

@@ -1,5 +1,4 @@
-"""Special functions: igamma, entr, ndtr, zeta, bessel..., i0/i1, mvlgamma, orthogonal polynomials
-(special_fns.py + special_polys.py + parts of misc_more)."""
+"""Special functions: igamma, entr, ndtr, zeta, bessel..., i0/i1, mvlgamma, orthogonal polynomials."""
 from __future__ import annotations
 
 import math

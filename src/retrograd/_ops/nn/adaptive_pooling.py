@@ -165,7 +165,7 @@ _UNBATCHED_TWIN = {_adaptive_max2d_op: _max_index_twin(_adaptive_max2d_op, "adap
 
 
 def _adaptive_max_with_indices(op, nd: int, input: Tensor, output_size, name=None) -> tuple:
-    # shared by the 2-D and 3-D ops (nn_ops_more.py): check, batch an unbatched input, run ``op``, unbatch
+    # shared by the 2-D and 3-D ops: check, batch an unbatched input, run ``op``, unbatch
     _check_size_list(input, output_size)
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"adaptive_max_pool{nd}d(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
