@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs._output_comments import RECORDING_PRINT, matches, mismatches, output_comments
+from ._output_comments import RECORDING_PRINT, matches, mismatches, output_comments
 
 ROOT = Path(__file__).resolve().parents[2]
 BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
