@@ -48,8 +48,8 @@ def i0(input: Tensor, *, out=None) -> Tensor:
     """Modified Bessel function of the first kind, order 0.
 
     >>> import retrograd as torch
-    >>> torch.i0(torch.tensor([0.]))
-    tensor([1.])
+    >>> torch.i0(torch.tensor([0., 1.]))
+    tensor([1.0000, 1.2661])
     """
     R = _R()
     cast = None if input.is_floating_point() else R.get_default_dtype()
@@ -261,8 +261,8 @@ def special_i0e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``exp(-|x|) * i0(x)``: the modified Bessel function I0, scaled so it cannot overflow.
 
     >>> import retrograd as torch
-    >>> torch.special.i0e(torch.tensor([0.]))
-    tensor([1.])
+    >>> torch.special.i0e(torch.tensor([0., 1.]))
+    tensor([1.0000, 0.4658])
     """
     return _unary_call(_i0e, "special_i0e", input, out)
 
@@ -426,7 +426,7 @@ special_spherical_bessel_j0 = _nodiff_unary(
     "torch.special.spherical_bessel_j0(torch.tensor([0.])) -> tensor([1.])")
 special_modified_bessel_i0 = _nodiff_unary(
     "special_modified_bessel_i0", K.modified_bessel_i0,
-    "torch.special.modified_bessel_i0(torch.tensor([0.])) -> tensor([1.])")
+    "torch.special.modified_bessel_i0(torch.tensor([0., 1.])) -> tensor([1.0000, 1.2661])")
 special_modified_bessel_i1 = _nodiff_unary(
     "special_modified_bessel_i1", K.modified_bessel_i1,
     "torch.special.modified_bessel_i1(torch.tensor([0.])) -> tensor([0.])")
