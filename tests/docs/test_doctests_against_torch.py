@@ -50,6 +50,10 @@ DIFFERS = {
     "retrograd.viz._tree.tree": "retrograd's own addition (graph drawing)",
 }
 
+# where torch's output depends on the machine (its CPU capability: "DEFAULT" under
+# ATEN_CPU_CAPABILITY=default, as in scripts/test_any_cpu.sh), agreeing is no news
+MAY_AGREE = {"retrograd.backends.cpu"}
+
 _OTHER_RETROGRAD = re.compile(r"retrograd(?! as torch)")
 
 
@@ -99,7 +103,7 @@ def test_examples_print_what_torch_prints(name, state_restored):
         differs = _failures(t, under_torch=True)
         if differs and t.name not in DIFFERS:
             problems.append(differs)
-        elif not differs and t.name in DIFFERS:
+        elif not differs and t.name in DIFFERS and t.name not in MAY_AGREE:
             problems.append(f"{t.name} now prints what torch prints: remove it from DIFFERS\n")
     assert not problems, "".join(problems)
 
