@@ -1,7 +1,7 @@
 """SyncBatchNorm: batch norm whose statistics would be reduced across processes.
 
-retrograd has no process groups, so it normalises with the local batch, exactly as PyTorch
-does when no distributed process group is initialised (any ``process_group`` is only kept).
+It normalises with the local batch (statistics are not reduced across processes), exactly as
+PyTorch does when no distributed process group is initialised (any ``process_group`` is only kept).
 
 >>> import retrograd as torch
 >>> torch.nn.SyncBatchNorm(3)(torch.randn(4, 3, 2)).shape
