@@ -44,6 +44,7 @@ def _quiet(f):
         with _np_err():
             return f(*a, **k)
     fw.__signature__ = __import__("inspect").signature(f)
+    fw.__wrapped__ = f  # (so ``python -m retrograd where`` finds the op's own forward)
     return fw
 
 
@@ -254,11 +255,12 @@ def _doc(name: str, node: str, example: str | None) -> str:
 
 
 def _unary_with_inplace(name: str, fw, rule, *, node: str | None = None, policy: str = "float", kernel: str | None = None,
-           example: str | None = None, inplace_node: str | None = None):
+           example: str | None = None, inplace: tuple[str, str] | None = None):
     """A unary primitive plus its function ``name(input, *, out=None)`` and method ``name_``
-    (``inplace_node``: PyTorch names a few in-place forms' nodes differently)."""
+    (``inplace``: (name, node) of the in-place form's own primitive, where PyTorch names its node
+    differently)."""
     op = primitive(name, _quiet(fw), node=node, a=rule)
-    op_ = op if inplace_node is None else primitive(name + "_", op.forward, node=inplace_node, a=rule)
+    op_ = op if inplace is None else primitive(inplace[0], op.forward, node=inplace[1], a=rule)
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         # (only the float-promoting family casts into any ``out``; the others want the input's dtype)
@@ -340,13 +342,13 @@ sinh, sinh_ = _unary_with_inplace("sinh", lambda a: np.sinh(a), lambda g, a: g *
 cosh, cosh_ = _unary_with_inplace("cosh", lambda a: np.cosh(a), lambda g, a: g * sinh(a),
                      example="torch.cosh(torch.tensor([0.])) -> tensor([1.])")
 asinh, asinh_ = _unary_with_inplace("asinh", lambda a: np.arcsinh(a), lambda g, a: g * rsqrt(a * a + 1),
-                       inplace_node="AsinhBackward1",
+                       inplace=("asinh_", "AsinhBackward1"),
                        example="torch.asinh(torch.tensor([0.])) -> tensor([0.])")
 acosh, acosh_ = _unary_with_inplace("acosh", lambda a: np.arccosh(a), lambda g, a: g * rsqrt(a * a - 1),
-                       inplace_node="AcoshBackward1",
+                       inplace=("acosh_", "AcoshBackward1"),
                        example="torch.acosh(torch.tensor([1.])) -> tensor([0.])")
 atanh, atanh_ = _unary_with_inplace("atanh", lambda a: np.arctanh(a), lambda g, a: g / (1 - a * a),
-                       inplace_node="AtanhBackward1",
+                       inplace=("atanh_", "AtanhBackward1"),
                        example="torch.atanh(torch.tensor([0.])) -> tensor([0.])")
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
 arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = asin_, acos_, atan_, asinh_, acosh_, atanh_
