@@ -37,13 +37,14 @@ examples:
 
 
 def _where(names: list[str]) -> int:
-    import retrograd  # noqa: F401 - fills the table
+    import retrograd  # (fills the table)
     from ._ops._where import where
 
     status = 0
     for name in names:
+        public = getattr(retrograd, name, None) or getattr(retrograd.nn.functional, name, None)
         try:
-            print("\n".join(where(name)))
+            print("\n".join(where(name, public)))
         except KeyError:
             print(f"error: {name!r} is neither an op-table entry nor a public function", file=sys.stderr)
             status = 1

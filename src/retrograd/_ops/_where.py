@@ -72,17 +72,17 @@ def find(query: str) -> list[OpDef]:
     return [op for n, op in OPS.items() if (m := _FAMILY.match(n)) and m.group("family") == query]
 
 
-def where(query: str) -> list[str]:
-    """What ``python -m retrograd where QUERY`` prints (raises KeyError for an unknown name)."""
+def where(query: str, public=None) -> list[str]:
+    """What ``python -m retrograd where QUERY`` prints (raises KeyError for an unknown name).
+
+    ``public``: the function of that name in the public namespace (the command line looks it up:
+    the table sits below the namespace), described when ``query`` is not a table entry."""
     ops = find(query)
     if ops:
         return [line for op in ops for line in describe(op)]
-    import retrograd
-
-    fn = getattr(retrograd, query, None) or getattr(retrograd.nn.functional, query, None)
-    if callable(fn) and source_line(fn) is not None:
-        used = getattr(fn, "op", None)
-        head = [f"{query}: not a table entry; retrograd.{query} is defined at {_fmt(source_line(fn))}"]
+    if callable(public) and source_line(public) is not None:
+        used = getattr(public, "op", None)
+        head = [f"{query}: not a table entry; retrograd.{query} is defined at {_fmt(source_line(public))}"]
         if isinstance(used, OpDef):
             return head + [f"  it applies {used.name}:"] + describe(used)
         return head + ["  (no table entry of its own: its derivative is that of the ops it applies; a variadic "

@@ -20,10 +20,6 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative",
            "float_power", "atan2", "arctan2", "hypot", "xlogy", "copysign", "logaddexp", "logaddexp2", "xlogy_",
            "heaviside", "ldexp", "nextafter", "ldexp_", "divide_", "multiply_", "subtract_", "true_divide_",
            "negative_"]
-METHODS = ["floor_divide", "remainder", "fmod", "float_power", "atan2", "arctan2", "hypot", "xlogy", "copysign",
-           "logaddexp", "logaddexp2", "xlogy_", "floor_divide_", "remainder_", "fmod_", "float_power_", "atan2_",
-           "arctan2_", "hypot_", "copysign_", "heaviside", "ldexp", "nextafter", "ldexp_", "heaviside_",
-           "nextafter_", "divide_", "multiply_", "subtract_", "true_divide_", "negative_"]
 
 
 # ---------------------------------------------------------------- binary arithmetic

@@ -10,7 +10,6 @@ from ._composite import _R
 from .copies import _tensor_arg
 
 __all__ = ["diff", "trapezoid", "trapz", "cumulative_trapezoid", "gradient"]
-METHODS = ["diff"]
 
 
 # ================================================================ differences and integrals

@@ -10,12 +10,11 @@ from .._tensor import Tensor
 from ._common import checked_scalar
 from ._composite import _out
 from ._registry import apply, apply_inplace, primitive
-from .binary import _invalid_combination, _rebind, floor_divide, floor_divide_, remainder, remainder_
+from .binary import _invalid_combination, _rebind
 from .masked import where
-from .unary import _np_err, _polygamma_method
+from .unary import _np_err
 
 __all__ = ["clamp", "clip", "clamp_", "clip_", "clamp_min", "clamp_max", "clamp_min_", "clamp_max_"]
-METHODS = ["clamp_min", "clamp_max", "clamp_min_", "clamp_max_"]
 
 
 def _clamp_fw(a, *, min, max):
@@ -128,15 +127,6 @@ def _clamp_tensor(input: Tensor, min, max) -> Tensor:
     cast = None if all(t._data.dtype == rt.np for t in (input,) + bounds) else rt
     op = _clamp_t if len(bounds) == 2 else (_clamp_min_t if min is not None else _clamp_max_t)
     return apply(op, (input,) + bounds, None, cast)
-
-
-Tensor.polygamma = _polygamma_method  # x.polygamma(n) puts n first, unlike the function
-Tensor.__mod__ = remainder
-Tensor.__rmod__ = lambda self, other: remainder(other, self)
-Tensor.__imod__ = remainder_
-Tensor.__floordiv__ = floor_divide
-Tensor.__rfloordiv__ = lambda self, other: floor_divide(other, self)
-Tensor.__ifloordiv__ = floor_divide_
 
 
 def _clamp_bound_fw(a, *, bound, upper):

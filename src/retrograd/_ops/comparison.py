@@ -16,10 +16,6 @@ __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less
            "isinf", "isposinf", "isneginf", "isfinite", "isreal", "maximum", "minimum", "fmax", "fmin", "isin",
            "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_", "less_", "less_equal_",
            "not_equal_"]
-METHODS = ["isclose", "allclose", "equal", "logical_and", "logical_or", "logical_xor", "logical_not", "isnan",
-           "isinf", "isposinf", "isneginf", "isfinite", "isreal", "logical_and_", "logical_or_", "logical_xor_",
-           "logical_not_", "maximum", "minimum", "fmax", "fmin", "eq_", "ne_", "lt_", "le_", "gt_", "ge_",
-           "greater_", "greater_equal_", "less_", "less_equal_", "not_equal_"]
 
 
 # ---------------------------------------------------------------- comparisons (no grad)

@@ -13,7 +13,6 @@ from ._registry import apply, primitive
 __all__ = ["narrow_copy", "alias_copy", "diagonal_copy", "expand_copy", "permute_copy", "select_copy", "slice_copy",
            "split_copy", "split_with_sizes_copy", "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy",
            "unfold_copy", "unsqueeze_copy", "view_copy", "detach", "detach_", "as_strided_copy", "detach_copy"]
-METHODS = ["narrow_copy"]
 
 
 def _narrow_copy_rule(g, a_shape, dim, start, length):
@@ -38,12 +37,6 @@ def narrow_copy(input: Tensor, dim: int, start: int, length: int, *, out=None) -
     st = start + input.shape[d] if start < 0 else start
     assert view.shape[d] == length
     return apply(_narrow_copy, (input,), {"dim": d, "start": st, "length": length})
-
-
-def _F():
-    from ..nn import functional
-
-    return functional
 
 
 def _fresh(t: Tensor) -> Tensor:

@@ -13,8 +13,6 @@ from .shape import reshape
 
 __all__ = ["index_select", "index_add", "index_copy", "index_fill", "index_add_", "index_copy_", "index_fill_",
            "index_reduce", "index_reduce_"]
-METHODS = ["index_select", "index_add", "index_copy", "index_fill", "index_add_", "index_copy_", "index_fill_",
-           "index_reduce", "index_reduce_"]
 
 
 # ---------------------------------------------------------------- index_select / index_add / copy / fill

@@ -19,7 +19,6 @@ from .shape import _as_view, _select, expand, reshape, slice_dim, sum_to, unsque
 
 __all__ = ["getitem", "setitem", "nonzero", "index_put_", "take", "argwhere", "index_put", "unravel_index", "put",
            "put_", "nonzero_static"]
-METHODS = ["take", "argwhere", "index_put", "put", "put_", "nonzero_static"]
 
 
 def select(t: _T, dim: int, i: int) -> _T:

@@ -19,8 +19,6 @@ from ._registry import apply, primitive
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack",
            "split", "chunk", "unbind", "tensor_split", "cartesian_prod", "combinations", "block_diag", "dsplit",
            "hsplit", "vsplit", "split_with_sizes", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"]
-METHODS = ["split", "chunk", "unbind", "tensor_split", "dsplit", "hsplit", "vsplit", "split_with_sizes",
-           "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"]
 
 
 _wrap = Tensor._wrap

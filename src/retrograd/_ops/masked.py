@@ -11,7 +11,6 @@ from ._out import same_dtype, with_out
 from ._registry import apply, apply_inplace, primitive
 
 __all__ = ["where", "masked_fill", "masked_select", "masked_scatter", "masked_fill_", "masked_scatter_"]
-METHODS = ["masked_fill", "masked_select", "masked_scatter", "masked_fill_", "masked_scatter_"]
 
 
 # ---------------------------------------------------------------- where / clamp

@@ -18,8 +18,6 @@ from .reduction import _const
 
 __all__ = ["poisson", "uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_",
            "log_normal_", "binomial"]
-METHODS = ["uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_", "log_normal_",
-           "bernoulli", "multinomial"]
 
 
 def poisson(input: Tensor, generator=None) -> Tensor:

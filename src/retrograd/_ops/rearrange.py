@@ -9,7 +9,6 @@ from ._common import int_tuple_arg, shape_str, wrap_dim, wrap_dims
 from ._registry import apply, primitive
 
 __all__ = ["repeat", "repeat_interleave", "tile", "flip", "fliplr", "flipud", "roll", "rot90"]
-METHODS = ["repeat", "repeat_interleave", "tile", "flip", "fliplr", "flipud", "roll", "rot90"]
 
 
 # ---------------------------------------------------------------- flips, rolls, rotations

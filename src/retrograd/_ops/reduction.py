@@ -13,8 +13,6 @@ from ._registry import apply, primitive
 
 __all__ = ["sum", "mean", "unsqueeze_dims", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm",
            "logsumexp", "all", "any", "count_nonzero", "nansum", "nanmean", "aminmax"]
-METHODS = ["prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm", "logsumexp", "all", "any",
-           "count_nonzero", "nansum", "nanmean", "aminmax"]
 
 
 def unsqueeze_dims(g: Tensor, dims: tuple, keepdim: bool, in_shape) -> Tensor:

@@ -14,7 +14,6 @@ from ._registry import apply, apply_inplace, primitive
 from .reduction import _selecting
 
 __all__ = ["cumsum", "cumprod", "cummax", "cummin", "cumsum_", "cumprod_", "logcumsumexp", "signbit"]
-METHODS = ["cumsum", "cumprod", "cummax", "cummin", "cumsum_", "cumprod_", "logcumsumexp", "signbit"]
 
 
 _cummax = _selecting("cummax", "CummaxBackward0")

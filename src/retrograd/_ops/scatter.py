@@ -12,8 +12,6 @@ from ._registry import apply, apply_inplace, primitive
 
 __all__ = ["gather", "scatter", "scatter_add", "scatter_reduce", "take_along_dim", "scatter_", "scatter_add_",
            "scatter_reduce_", "select_scatter", "slice_scatter", "diagonal_scatter", "msort", "as_strided_scatter"]
-METHODS = ["gather", "scatter", "scatter_add", "scatter_reduce", "take_along_dim", "scatter_", "scatter_add_",
-           "scatter_reduce_", "select_scatter", "slice_scatter", "diagonal_scatter", "msort", "as_strided_scatter"]
 
 
 _wrap = Tensor._wrap

@@ -19,8 +19,6 @@ __all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute
            "movedim", "moveaxis", "slice_dim", "adjoint", "unflatten", "broadcast_to", "broadcast_tensors",
            "broadcast_shapes", "meshgrid", "atleast_1d", "atleast_2d", "atleast_3d", "ravel", "t_", "transpose_",
            "swapaxes_", "swapdims_", "squeeze_", "unsqueeze_", "slice_inverse"]
-METHODS = ["adjoint", "unflatten", "broadcast_to", "ravel", "t_", "transpose_", "swapaxes_", "swapdims_", "squeeze_",
-           "unsqueeze_", "slice_inverse"]
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:

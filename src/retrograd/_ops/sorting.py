@@ -17,7 +17,6 @@ from .scatter import _not_implemented, _wrap
 
 __all__ = ["searchsorted", "bucketize", "unique", "unique_consecutive", "median", "nanmedian", "mode", "sort",
            "argsort", "topk", "kthvalue"]
-METHODS = ["unique", "unique_consecutive", "median", "nanmedian", "mode", "sort", "argsort", "topk", "kthvalue"]
 
 
 def _int_out(a: np.ndarray, out_int32: bool) -> Tensor:

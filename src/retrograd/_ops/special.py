@@ -18,7 +18,6 @@ from .reduction import _const
 from .unary import _need_tensor, exp, lgamma, log, sgn
 
 __all__ = ["i0", "mvlgamma", "i0_", "igamma", "igammac"]
-METHODS = ["i0", "mvlgamma", "i0_", "mvlgamma_", "igamma", "igammac", "igamma_", "igammac_"]
 
 
 def _i0_fw(a):

@@ -24,14 +24,6 @@ __all__ = ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
            "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_", "arccos_", "arctan_", "arcsinh_", "arccosh_",
            "arctanh_", "logit_", "erf_", "erfc_", "floor_", "ceil_", "round_", "trunc_", "fix_", "frac_",
            "nan_to_num_", "sinc_", "deg2rad_", "rad2deg_", "frexp", "absolute_", "square_"]
-METHODS = ["sgn", "rsqrt", "exp2", "expm1", "log2", "log10", "log1p", "asin", "acos", "atan", "sinh", "cosh",
-           "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "logit", "erf",
-           "erfc", "erfinv", "lgamma", "digamma", "floor", "ceil", "round", "trunc", "fix", "frac", "nan_to_num",
-           "sinc", "deg2rad", "rad2deg", "positive", "angle", "rsqrt_", "exp2_", "expm1_", "log2_", "log10_",
-           "log1p_", "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_", "arccos_",
-           "arctan_", "arcsinh_", "arccosh_", "arctanh_", "logit_", "erf_", "erfc_", "floor_", "ceil_", "round_",
-           "trunc_", "fix_", "frac_", "nan_to_num_", "sinc_", "deg2rad_", "rad2deg_", "sgn_", "erfinv_", "lgamma_",
-           "digamma_", "polygamma_", "frexp", "absolute_", "square_"]
 
 
 def _np_err():

@@ -10,7 +10,6 @@ from ..shape import _unsafe_view, reshape, t, unsqueeze
 from ._checks import out_arg
 
 __all__ = ["addmm", "addbmm", "baddbmm", "addmv", "addr", "kron"]
-METHODS = ["addmm", "addbmm", "baddbmm", "addmv", "addr", "addmm_", "addbmm_", "baddbmm_", "addmv_", "addr_", "kron"]
 
 
 # ---------------------------------------------------------------- addmm & co

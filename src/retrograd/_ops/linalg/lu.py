@@ -25,7 +25,6 @@ from ._checks import _const, _prefix, _type_name, mT, out_arg
 from .products import matmul
 
 __all__ = ["lu", "lu_solve", "lu_unpack"]
-METHODS = ["lu", "lu_solve"]
 
 
 _wrap = Tensor._wrap

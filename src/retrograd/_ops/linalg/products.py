@@ -23,7 +23,6 @@ from ._checks import out_arg
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "ger", "vdot", "inner", "tensordot", "cross", "trace",
            "chain_matmul"]
-METHODS = ["ger", "vdot", "inner", "cross", "trace"]
 
 
 _mm = primitive("mm", lambda a, b: blas_mm(a, b), node="MmBackward0",

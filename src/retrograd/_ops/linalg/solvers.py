@@ -17,7 +17,6 @@ from ._checks import (LinAlgError, _batches, _const, _ex2, _first_zero_pivot, _p
 from .products import matmul
 
 __all__ = ["triangular_solve"]
-METHODS = ["triangular_solve"]
 
 
 # ---------------------------------------------------------------- inv

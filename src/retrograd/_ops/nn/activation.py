@@ -17,7 +17,6 @@ from ..unary import abs as _abs, exp, exp as _exp, sigmoid, sigmoid as _sigmoid,
 from .conv import _t
 
 __all__ = ["softmax", "log_softmax"]
-METHODS = ["softmax", "log_softmax"]
 
 
 # ====================================================================== softmax
