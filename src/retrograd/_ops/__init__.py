@@ -54,9 +54,9 @@ from .nn.activation import *  # noqa: F401,F403
 from .nn.embedding import *  # noqa: F401,F403
 from .nn.padding import *  # noqa: F401,F403
 
-from ._out_table import give_out as _give_out  # noqa: E402
+from ._out import give_out as _give_out  # noqa: E402
 
-_give_out(globals())  # out= for the functions that lack it (the package namespace only)
+_give_out(globals())  # out= for the functions whose definitions say @declares_out (the package namespace only)
 del _give_out
 # Names the subject modules share with each other and with Tensor's method listing
 # (``_tensor_methods.py``) that torch's top-level namespace does not have: in-place forms that are

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
+from ._out import declares_out, same_dtype_found
 from ._common import checked_scalar
 from ._composite import _out
 from ._registry import apply, apply_inplace, primitive
@@ -157,6 +158,14 @@ def _scalar_bound(input: Tensor, v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and input._data.dtype.kind == "f"
 
 
+def _clamp_out(args, kwargs):
+    # out='s rule for clamp_min / clamp_max: a tensor bound follows the binary ops' cast rule, a
+    # number bound wants out's dtype exactly
+    bound = args[1] if len(args) > 1 else next(iter(kwargs.values()), None)
+    return "cast" if isinstance(bound, Tensor) else same_dtype_found
+
+
+@declares_out("cast", select=_clamp_out)
 def clamp_min(input: Tensor, min) -> Tensor:
     """``clamp(input, min=min)``.
 
@@ -171,6 +180,7 @@ def clamp_min(input: Tensor, min) -> Tensor:
     return clamp(input, min=min)
 
 
+@declares_out("cast", select=_clamp_out)
 def clamp_max(input: Tensor, max) -> Tensor:
     """``clamp(input, max=max)``."""
     if _scalar_bound(input, max):

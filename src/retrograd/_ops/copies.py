@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
-from ._common import wrap_dim
+from ._common import _contig, _tensor_arg, wrap_dim
 from ._composite import _R, _supports_out
 from ._registry import apply, primitive
 
@@ -243,11 +243,6 @@ def _give_copies_out() -> None:
 _give_copies_out()
 
 
-def _tensor_arg(fn: str, input, pos: int = 1, name: str = "input") -> None:
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(input).__name__}")
-
-
 def _const_contiguous(a: np.ndarray) -> Tensor:
     return Tensor._wrap(np.ascontiguousarray(a), False, None, 0)
 
@@ -262,12 +257,6 @@ def as_strided_copy(input: Tensor, size, stride, storage_offset: int | None = No
     """
     _tensor_arg("as_strided_copy", input)
     return input.as_strided(size, stride, storage_offset).clone(memory_format=_contig())
-
-
-def _contig():
-    from .._layout import contiguous_format
-
-    return contiguous_format
 
 
 def detach_copy(input: Tensor) -> Tensor:

@@ -201,5 +201,5 @@ def _check_repeats(r: np.ndarray) -> None:
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .joining import _wrap  # noqa: E402
+_wrap = Tensor._wrap
 from .shape import expand, reshape, unsqueeze  # noqa: E402

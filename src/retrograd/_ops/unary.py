@@ -10,7 +10,8 @@ from .. import _dtype as D, return_types as RT
 from .._tensor import Tensor, _scalar_type_name
 from ..autograd import grad_mode
 from . import _special
-from ._common import float_dtype_for
+from ._out import declares_out
+from ._common import _need_tensor, float_dtype_for
 from ._composite import _R, _out, _supports_out
 from ._registry import apply, apply_binary, apply_inplace, primitive
 
@@ -94,6 +95,7 @@ sign = _unary("sign", lambda a: (np.sign(np.nan_to_num(a, nan=0.0)) if a.dtype.k
 square = None  # defined below as a composite
 
 
+@declares_out("cast", grad_name="pow")
 def square(input: Tensor) -> Tensor:  # noqa: F811 - torch.square is pow(x, 2)
     """input ** 2 (backward node PowBackward0, as in PyTorch)."""
     return pow(input, 2)
@@ -184,11 +186,6 @@ _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 _PI = math.pi
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-
-
-def _need_tensor(name: str, x, arg: str = "input", pos: int = 1) -> None:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
 def _not_implemented(kernel: str, dt) -> NotImplementedError:
