@@ -17,7 +17,6 @@ from .reduction import _const
 from .unary import _need_tensor, exp, lgamma, log, sgn
 
 __all__ = ["i0", "mvlgamma", "i0_", "igamma", "igammac"]
-METHODS = ["i0", "mvlgamma", "i0_", "mvlgamma_", "igamma", "igammac", "igamma_", "igammac_"]
 
 
 def _i0_fw(a):
@@ -470,8 +469,9 @@ _EXAMPLES = {
 }
 
 
-def _make(name: str):
-    op = primitive("special_" + name, lambda x, n: P.polynomial(name, x, n), node="NotImplemented")
+def _make(op_name: str):
+    name = op_name.removeprefix("special_")
+    op = primitive(op_name, lambda x, n: P.polynomial(name, x, n), node="NotImplemented")
 
     def fn(x, n, *, out: Tensor | None = None) -> Tensor:
         if not isinstance(x, Tensor) and not isinstance(n, Tensor):
@@ -494,4 +494,17 @@ def _make(name: str):
     return fn
 
 
-POLYNOMIALS = {name: _make(name) for name in P.NAMES}
+POLYNOMIALS = {f.__name__: f for f in (
+    _make("special_chebyshev_polynomial_t"),
+    _make("special_chebyshev_polynomial_u"),
+    _make("special_chebyshev_polynomial_v"),
+    _make("special_chebyshev_polynomial_w"),
+    _make("special_shifted_chebyshev_polynomial_t"),
+    _make("special_shifted_chebyshev_polynomial_u"),
+    _make("special_shifted_chebyshev_polynomial_v"),
+    _make("special_shifted_chebyshev_polynomial_w"),
+    _make("special_hermite_polynomial_h"),
+    _make("special_hermite_polynomial_he"),
+    _make("special_laguerre_polynomial_l"),
+    _make("special_legendre_polynomial_p"),
+)}
