@@ -54,9 +54,12 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     if len(_local.stack) >= MAX_REENTRANT_DEPTH:  # (deep reentrant backward: see _pass_state)
         return run_on_fresh_thread(run_backward, outputs, grads, retain_graph, create_graph, inputs, allow_unused,
                                    capture)
-    if _chosen[0] == "fast":
-        return fast_engine.run_fast(outputs, grads, retain_graph, create_graph, inputs, capture)
-    return run_reference(outputs, grads, retain_graph, create_graph, inputs, capture)
+    # NumPy's floating-point error state is set once per pass, not per op: fast paths compute on
+    # arrays, and PyTorch returns inf/NaN without a warning
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if _chosen[0] == "fast":
+            return fast_engine.run_fast(outputs, grads, retain_graph, create_graph, inputs, capture)
+        return run_reference(outputs, grads, retain_graph, create_graph, inputs, capture)
 
 
 def set_backward_engine(name: str) -> None:
