@@ -33,7 +33,7 @@ from ..autograd import graph as _graph
 from ..autograd._array_backward import compile_fast_backward
 from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
-__all__ = ["OpDef", "primitive", "apply", "apply_binary", "apply_inplace", "OPS"]
+__all__ = ["OpDef", "primitive", "apply", "apply_binary", "apply_inplace", "on_arrays", "OPS"]
 
 OPS: dict[str, "OpDef"] = {}
 _state = grad_mode.state
@@ -132,6 +132,18 @@ def _check_fast(op: OpDef, fast: dict) -> tuple:
             if extra or any(a.endswith("_dtype") for a in args if a in inspect.signature(f).parameters):
                 raise TypeError(f"{op.name}: the fast path of {i} mentions {sorted(extra)}, not in its rule")
     return fns
+
+
+def on_arrays(fn: Callable) -> Callable:
+    """A fast path from a first-order function written in Tensor ops (PyTorch's own first-order
+    kernel where it differs from the formula a graph of the backward differentiates): array
+    arguments wrapped as constants (a fast path runs with no graph recorded), the result's array
+    returned.  Its parameters are ``fn``'s."""
+    def f(*args):
+        return fn(*[_wrap(a, False, None, 0) if type(a) is _ndarray else a for a in args])._data
+    f.__signature__ = inspect.signature(fn)
+    f.__name__ = getattr(fn, "__name__", "fast")
+    return f
 
 
 # How a rule argument is found at backward time (precomputed so OpNode.apply builds no dict):

@@ -302,6 +302,8 @@ def _rpow_rule(g, a, out, base):
 
 
 _pow_scalar = primitive("pow_scalar", _pow_scalar_fw, node="PowBackward0",
+                        fast={"a": lambda g, a, exponent: g * (exponent * _pow_scalar_fw(a, exponent=exponent - 1))
+                              if exponent != 0 else np.zeros_like(g)},
                         a=lambda g, a, exponent: g * (exponent * pow(a, exponent - 1)) if exponent != 0
                         else zeros_like_grad(g))
 _rpow_scalar = primitive("rpow_scalar", lambda a, *, base: _pow_fw(np.asarray(base, a.dtype), a),
