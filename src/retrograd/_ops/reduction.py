@@ -32,9 +32,15 @@ def _sum_dtype(a: np.ndarray):
     return a.dtype if a.dtype.kind in "iub" else None
 
 
+def _broadcast_grad(g: np.ndarray, shape: tuple) -> np.ndarray:
+    """expand_grad on arrays: ``g`` itself when it has the shape, else a read-only broadcast."""
+    return g if g.shape == shape else np.broadcast_to(g, shape)
+
+
 # (np.add.reduce is what ndarray.sum calls, without its Python wrapper: it shows on small arrays)
 _add_reduce = np.add.reduce
 _sum_all = primitive("sum", lambda a: np.asarray(_add_reduce(a, axis=None, dtype=_sum_dtype(a))), node="SumBackward0",
+                     fast={"a": lambda g, a_shape: _broadcast_grad(g, a_shape)},
                      a=lambda g, a_shape: expand_grad(g, a_shape))
 _sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(_add_reduce(a, axis=dims, keepdims=keepdim,
                                                                                   dtype=_sum_dtype(a))),
