@@ -177,7 +177,7 @@ _ndarray = np.ndarray
 
 def _as_array(out):
     """What Tensor._wrap stores for a forward result that is not an ndarray (a NumPy scalar, a list)."""
-    return np.array(out) if isinstance(out, np.generic) else np.asarray(out)
+    return out.__array__() if isinstance(out, np.generic) else np.asarray(out)  # (a fresh 0-d array, cheaper)
 _new_node = object.__new__
 _next_seq = _graph._seq.__next__
 _anomaly = _anomaly_mode.anomaly_state

@@ -125,7 +125,7 @@ def compile_fast_backward(op, tensor_cls: type) -> Callable:
                 raise ValueError(f"{op.name}: a fast path cannot use plan kind {kind}")
     lines.append(f"    out = [None] * {len(fns)}")
     env = {"_load": _load, "_modified": _modified, "_new": object.__new__, "_materialize": _materialize,
-           "_T": tensor_cls, "_nd": np.ndarray, "_array": np.array, "_state": grad_mode.state,
+           "_T": tensor_cls, "_nd": np.ndarray, "_array": np.array, "_gen": np.generic, "_state": grad_mode.state,
            "_not_plain": (tensor_cls, np.generic)}
     for i, (f, plan) in enumerate(zip(fns, plans)):
         if f is None:
@@ -140,7 +140,7 @@ def compile_fast_backward(op, tensor_cls: type) -> Callable:
                       "            r = None"]
         lines += ["        if r is not None:",
                   "            t = _new(_T)",
-                  "            t._data = r if type(r) is _nd else _array(r)",
+                  "            t._data = r if type(r) is _nd else r.__array__() if isinstance(r, _gen) else _array(r)",
                   "            t._requires_grad = False",
                   "            t._grad_fn = None",
                   "            t._output_nr = 0",
