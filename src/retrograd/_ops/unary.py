@@ -70,13 +70,21 @@ def _quiet(f):
                 return f(*a, **k)
     else:
         set_, reset, state = _QUIET
-
-        def fw(*a, **k):
-            token = set_(state)
-            try:
-                return f(*a, **k)
-            finally:
-                reset(token)
+        params = list(__import__("inspect").signature(f).parameters.values())
+        if len(params) == 1 and params[0].kind is params[0].POSITIONAL_OR_KEYWORD:
+            def fw(a):  # (one array: the unary ops' forwards, no argument packing)
+                token = set_(state)
+                try:
+                    return f(a)
+                finally:
+                    reset(token)
+        else:
+            def fw(*a, **k):
+                token = set_(state)
+                try:
+                    return f(*a, **k)
+                finally:
+                    reset(token)
     fw.__signature__ = __import__("inspect").signature(f)
     return fw
 
