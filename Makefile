@@ -34,6 +34,8 @@ graphviz-dot:
 	  fi; }
 
 .PHONY: test demo bench bench-peers graphviz-dot
+# pytest-xdist workers: one per core (TEST_WORKERS=0 runs in this process, for debugging).
+TEST_WORKERS ?= auto
 # The suite runs twice: on this CPU's fastest SIMD paths, then as on a CPU without AVX
 # (scripts/test_any_cpu.sh), so no test depends on which rounding path a machine takes.
 # ruff and the size budgets (scripts/check_size.py) run first: they take seconds and fail fast.
@@ -41,8 +43,8 @@ graphviz-dot:
 test: $(VENV)/.test-installed graphviz-dot
 	$(BIN)/ruff check src tests bench scripts examples
 	$(BIN)/python scripts/check_size.py
-	$(BIN)/python -m pytest
-	PY=$(BIN)/python scripts/test_any_cpu.sh -p no:cacheprovider
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	PY=$(BIN)/python scripts/test_any_cpu.sh -p no:cacheprovider -n $(TEST_WORKERS)
 
 demo: $(VENV)/.demo-installed graphviz-dot
 	$(BIN)/python -m retrograd demo $(DEMO_ARGS)

@@ -115,3 +115,28 @@ def assert_within_roundings(actual, expected, scale, roundings: int, err_msg: st
     bad = finite & (diff > bound)
     assert not bad.any(), (f"{err_msg} {int(bad.sum())} of {bad.size} elements differ by more than "
                            f"{roundings} roundings: max excess {float((diff - bound)[bad].max()):.3g}")
+
+
+# ------------------------------------------------------------------ torch's kernel set
+# PyTorch compiles each CPU kernel several times and picks one build at start-up: AVX2 or
+# AVX-512 where the CPU has them, otherwise DEFAULT (also forced by ATEN_CPU_CAPABILITY=default).
+# The vector builds fuse multiply-adds and use vector polynomials for log/sin/cos in the random
+# normal fill; DEFAULT rounds each operation separately and calls the C library.  retrograd
+# reproduces the vector builds value for value (random fills, arange, linspace), so its values
+# equal torch's bit for bit only where torch runs them.
+TORCH_RUNS_VECTOR_KERNELS = torch.backends.cpu.get_cpu_capability() != "DEFAULT"
+
+
+def assert_equal_to_torch_kernel(actual, expected, err_msg: str = "") -> None:
+    """Bit for bit where torch runs its vector kernels; otherwise to within 16 roundings of the
+    largest magnitude (a Box-Muller normal is ~6 roundings, log/sin/cos within 1 ulp each, in a
+    different order; arange / linspace are 2 roundings), NaNs and infinities in the same places."""
+    import numpy as np
+
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if TORCH_RUNS_VECTOR_KERNELS or expected.dtype.kind != "f" or expected.size == 0:
+        np.testing.assert_array_equal(actual, expected, err_msg=err_msg)
+        return
+    finite = np.abs(expected[np.isfinite(expected)])
+    scale = float(finite.max()) if finite.size else 0.0
+    assert_within_roundings(actual, expected, scale, roundings=16, err_msg=err_msg)

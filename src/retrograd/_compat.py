@@ -202,8 +202,14 @@ def _options(dt: D.dtype) -> str:
 
 
 def _legacy(name: str, dt: D.dtype) -> tensortype:
-    doc = (f"Legacy typed constructor and type check for {dt} tensors.\n\n"
-           f"    >>> import retrograd as torch\n    >>> torch.{name}([1, 2]).dtype\n    retrograd.{dt.name}\n")
+    if dt is D.bfloat16:  # (stored as float32: NumPy has no bfloat16)
+        doc = (f"Legacy typed constructor and type check for {dt} tensors.\n\n"
+               "    NumPy has no bfloat16, so the tensors it builds hold float32 (``dtype`` is\n"
+               "    ``torch.float32``, where torch says ``torch.bfloat16``).\n\n"
+               f"    >>> import retrograd as torch\n    >>> torch.{name}([1, 2])\n    tensor([1., 2.])\n")
+    else:
+        doc = (f"Legacy typed constructor and type check for {dt} tensors.\n\n"
+               f"    >>> import retrograd as torch\n    >>> torch.{name}([1, 2]).dtype\n    {dt}\n")
     cls = tensortype(name, (), {"__doc__": doc, "__module__": "retrograd"})
     cls.dtype = dt
     return cls

@@ -2,9 +2,14 @@
 ``symeig``, ``eig``, also as Tensor methods), which raise torch's removal error; the deprecated
 non-in-place ``Tensor.resize``/``resize_as``; and ``Tensor.storage_type`` (of the legacy typed storages).
 
+>>> import warnings
 >>> import retrograd as torch
->>> torch.ones(6).resize_as(torch.zeros(2, 3)).shape
+>>> with warnings.catch_warnings(record=True) as caught:
+...     warnings.simplefilter("always")
+...     torch.ones(6).resize_as(torch.zeros(2, 3)).shape
 torch.Size([2, 3])
+>>> [str(w.message) for w in caught]
+['non-inplace resize_as is deprecated']
 """
 from __future__ import annotations
 

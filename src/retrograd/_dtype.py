@@ -191,7 +191,7 @@ def set_default_dtype(d: dtype) -> None:
 
 # PyTorch's table, not NumPy's: a float meets an integer -> that float (NumPy says
 # int32 + float32 -> float64); float16 + bfloat16 -> float32; integers promote as in NumPy
-# (uint8 + int8 -> int16).  tests/test_dtypes_creation.py checks every pair against torch.
+# (uint8 + int8 -> int16).  tests/test_dtype.py checks every pair against torch.
 def promote_types(a: dtype, b: dtype) -> dtype:
     """The smallest dtype both ``a`` and ``b`` can be cast to (``torch.promote_types``).
 

@@ -520,13 +520,8 @@ class Tensor:
         ``storage_offset``); with no source, an empty tensor.  In place; self's version counter.
 
         set_ has no derivative (PyTorch records a node that fails in backward): here a set_
-        that would need one fails right away.
-
-        >>> import retrograd as torch
-        >>> a, b = torch.zeros(3), torch.arange(4.)
-        >>> a.set_(b); b[0] = 7.; a
-        tensor([7., 1., 2., 3.])
-        tensor([7., 1., 2., 3.])
+        that would need one fails right away.  (``Tensor.set_`` is ``_tensor_methods._set_``,
+        which calls this one for these two forms; its docstring holds the example.)
         """
         if source is not None and not isinstance(source, Tensor):
             raise TypeError(f"set_() received an invalid combination of arguments - got ({type(source).__name__}), "

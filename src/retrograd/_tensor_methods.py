@@ -319,7 +319,17 @@ def _resize_as_(self, the_template, *, memory_format=None):
 
 def _set_(self, source=None, storage_offset: int = 0, size=None, stride=None):
     """``x.set_(storage, offset, size, stride)``: ``x`` becomes a view of that memory (as in torch,
-    writes through either are seen by both); ``x.set_(t)`` shares ``t``'s data; ``x.set_()`` empties."""
+    writes through either are seen by both); ``x.set_(t)`` shares ``t``'s data; ``x.set_()`` empties.
+
+    >>> import retrograd as torch
+    >>> a, b = torch.zeros(3), torch.arange(4.)
+    >>> a.set_(b)
+    tensor([0., 1., 2., 3.])
+    >>> b[0] = 7.; a
+    tensor([7., 1., 2., 3.])
+    >>> a.set_().shape
+    torch.Size([0])
+    """
     from ._storage import TypedStorage, UntypedStorage, _root
     from ._tensor import check_inplace
 

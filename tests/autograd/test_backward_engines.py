@@ -2,7 +2,7 @@
 
 Choosing one (``set_backward_engine``, ``RETROGRAD_ENGINE``), their agreement on hooks and
 gradients, and the reference engine's size budget.  The engine semantics tests
-(tests/test_engine.py) run against both; CI runs the op suite's derivative tests against
+(tests/autograd/test_engine.py) run against both; CI runs the op suite's derivative tests against
 the reference engine too (.ci/run).
 """
 from __future__ import annotations

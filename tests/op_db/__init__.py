@@ -3,7 +3,7 @@
 A spec says how to call the op (``samples``), what torch calls it, and what to check:
 forward vs torch in float32 and float64, first and second derivatives vs torch,
 ``gradcheck``/``gradgradcheck`` (float64 central differences), the ``grad_fn`` name,
-hypothesis-generated broadcasting for binary ops.  ``tests/test_ops.py`` runs them all;
+hypothesis-generated broadcasting for binary ops.  ``tests/ops/test_op_db.py`` runs them all;
 ``scripts/gen_ops_doc.py`` turns the table into docs/ops.md.
 
 The files mirror ``retrograd/_ops`` (``unary.py`` beside ``_ops/unary.py``, ``linalg/solvers.py``

@@ -377,7 +377,9 @@ def test_bessel_family_dtypes_no_grad_and_errors(fn):
         out.append((_short(y.dtype), y.requires_grad, y.grad_fn is None, _short(yi.dtype), y0.shape,
                     _short(y0.dtype), str(e.value), y.tolist()))
     assert out[0][:-1] == out[1][:-1]
-    np.testing.assert_allclose(out[0][-1], out[1][-1], rtol=1e-6)
+    # float32 results: PyTorch evaluates the series in float32 (about 30 roundings, fused or not
+    # by its kernel build); retrograd rounds a float64 evaluation once
+    np.testing.assert_allclose(out[0][-1], out[1][-1], rtol=30 * np.finfo(np.float32).eps)
 
 
 # ====================================================================== orthogonal polynomials

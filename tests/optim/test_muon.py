@@ -7,6 +7,8 @@ import retrograd as rg
 
 torch = pytest.importorskip("torch")
 
+from parity import TORCH_RUNS_VECTOR_KERNELS  # noqa: E402
+
 from .._behaviour_compare import raises_like  # noqa: E402
 
 
@@ -34,7 +36,9 @@ def test_muon_20_steps_match_torch(shape, kw):
     r, ropt = _muon_run(rg, kw, shape)
     # The Newton-Schulz iteration runs in bfloat16: a float32 accumulation near a bfloat16 rounding
     # tie can round the other way (one bfloat16 ulp); everything else is bit-identical.
-    np.testing.assert_allclose(r, t, rtol=0, atol=1e-4)
+    # torch's DEFAULT kernels (a CPU without AVX2) add the GEMM's float32 terms in another order,
+    # so ties flip more often and 20 steps spread them to about 1e-3 (docs/optim_data_io.md, Muon).
+    np.testing.assert_allclose(r, t, rtol=0, atol=1e-4 if TORCH_RUNS_VECTOR_KERNELS else 2e-3)
     sd_t, sd_r = topt.state_dict(), ropt.state_dict()
     assert list(sd_r["state"][0]) == list(sd_t["state"][0]) == ["momentum_buffer"]
     assert sorted(sd_r["param_groups"][0]) == sorted(sd_t["param_groups"][0])

@@ -10,6 +10,8 @@ state-dict version metadata and old-format loading, and the legacy typed-storage
 """
 from __future__ import annotations
 
+import math
+
 import pickle
 import warnings
 from copy import deepcopy
@@ -262,7 +264,11 @@ def test_spectral_norm_loads_old_format(with_metadata):
     def scenario(T, log):
         T.manual_seed(0)
         inp = T.randn(2, 3, dtype=T.float64)
-        snm = T.nn.utils.spectral_norm(T.nn.Linear(3, 5).double())
+        lin = T.nn.Linear(3, 5).double()
+        with T.no_grad():  # fixed weights: a float32 uniform init rounds by torch's kernel set
+            lin.weight.copy_(T.tensor([[math.sin(3 * i + j) for j in range(3)] for i in range(5)], dtype=T.float64))
+            lin.bias.copy_(T.tensor([math.cos(i) for i in range(5)], dtype=T.float64))
+        snm = T.nn.utils.spectral_norm(lin)
         for _ in range(3):
             snm(inp)
         ref = deepcopy(snm.state_dict())

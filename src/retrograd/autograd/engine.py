@@ -67,11 +67,12 @@ def set_backward_engine(name: str) -> None:
     "fast" is ``autograd/fast_engine.py``.  ``RETROGRAD_ENGINE`` sets it at import.
 
     >>> import retrograd as torch
+    >>> before = torch.autograd.get_backward_engine()
     >>> torch.autograd.set_backward_engine("reference")
     >>> x = torch.tensor(3., requires_grad=True)
     >>> (x * x).backward(); x.grad
     tensor(6.)
-    >>> torch.autograd.set_backward_engine("fast")
+    >>> torch.autograd.set_backward_engine(before)
     """
     if name not in ("fast", "reference"):
         raise ValueError(f"backward engine must be 'fast' or 'reference', not {name!r}")

@@ -5,7 +5,7 @@ errors, built on ``autograd.grad`` only.  Forward products (``jvp``, ``hvp``) us
 double-backward trick: the vector-Jacobian product is linear in its vector ``u``, so
 differentiating it w.r.t. ``u`` gives the Jacobian-vector product.  ``vectorize`` and the
 ``forward-mode`` strategy are accepted: they give the same values as the loop over
-output elements (retrograd has no vmap and no forward-mode AD).
+output elements (this module uses neither ``func.vmap`` nor ``autograd.forward_ad``).
 
 >>> import retrograd as torch
 >>> from retrograd.autograd.functional import jacobian

@@ -9,6 +9,8 @@ node the engine runs (``MulBackward0`` ...) is timed, nested calls included, so 
 >>> with torch.autograd.profiler.profile() as prof:
 ...     (x * x).sum().backward()
 >>> print(prof.key_averages().table(sort_by="self_cpu_time_total"))  # doctest: +SKIP
+
+(The table is not run as a doctest: its times differ from run to run.)
 """
 from __future__ import annotations
 

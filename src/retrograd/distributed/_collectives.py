@@ -5,6 +5,9 @@ waits on it at once.  Data is moved as raw bytes, so every dtype travels; reduct
 MPI's own typed operations where MPI has the type (float32/64, all integers; bool through
 MPI's logical operations), and for float16, which MPI cannot add, each rank gathers the
 operands and reduces them in rank order with NumPy, the same on every rank.
+
+The examples are not run as doctests: they belong in processes started by ``mpiexec``
+(``python -m retrograd.distributed.run -n 2 ...``), and the values shown are one rank's.
 """
 from __future__ import annotations
 

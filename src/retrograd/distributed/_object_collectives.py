@@ -1,6 +1,9 @@
 """Collectives on picklable Python objects (``broadcast_object_list``, ``all_gather_object`` ...).
 
 Objects travel pickled, with mpi4py's lowercase (object) communication calls.
+
+The examples are not run as doctests: they belong in processes started by ``mpiexec``
+(``python -m retrograd.distributed.run -n 2 ...``), and the values shown are one rank's.
 """
 from __future__ import annotations
 

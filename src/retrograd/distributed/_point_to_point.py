@@ -1,4 +1,8 @@
-"""send / recv / isend / irecv and batched P2POps: one rank's tensor to another's."""
+"""send / recv / isend / irecv and batched P2POps: one rank's tensor to another's.
+
+The examples are not run as doctests: they belong in processes started by ``mpiexec``
+(``python -m retrograd.distributed.run -n 2 ...``), and the values shown are one rank's.
+"""
 from __future__ import annotations
 
 import numpy as np

@@ -3,6 +3,9 @@
 A ``ProcessGroup`` wraps one mpi4py communicator.  Ranks passed to the public functions are
 *global* ranks (the rank in the default group), as in torch; ``group_src``/``group_dst``
 arguments take ranks within the group.
+
+The examples are not run as doctests: they belong in processes started by ``mpiexec``
+(``python -m retrograd.distributed.run -n 2 ...``), and the values shown are one rank's.
 """
 from __future__ import annotations
 

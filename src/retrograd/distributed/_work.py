@@ -1,4 +1,8 @@
-"""``Work``: the handle an ``async_op=True`` collective or ``isend``/``irecv`` returns."""
+"""``Work``: the handle an ``async_op=True`` collective or ``isend``/``irecv`` returns.
+
+The examples are not run as doctests: they belong in processes started by ``mpiexec``
+(``python -m retrograd.distributed.run -n 2 ...``), and the values shown are one rank's.
+"""
 from __future__ import annotations
 
 from typing import Callable

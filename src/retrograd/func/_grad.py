@@ -1,7 +1,7 @@
 """``grad``, ``grad_and_value``, ``vjp``, ``jvp`` and ``linearize`` (PyTorch's ``torch.func`` API).
 
-All reverse mode on retrograd's tape (see ``_core``).  ``jvp`` has no forward-mode AD to use:
-it takes the vector-Jacobian product ``u -> J^T u`` with a dummy cotangent ``u`` and a graph,
+All reverse mode on retrograd's tape (see ``_core``).  ``jvp`` does not use retrograd's forward-mode
+AD (``autograd.forward_ad``): it takes the vector-Jacobian product ``u -> J^T u`` with a dummy cotangent ``u`` and a graph,
 then differentiates that (linear) map w.r.t. ``u`` against the tangents, which gives ``J t``.
 """
 from __future__ import annotations
@@ -240,7 +240,8 @@ def jvp(func: Callable, primals: tuple, tangents: tuple, *, strict: bool = False
     """``(func(*primals), J @ tangents)``: the Jacobian-vector product.
 
     ``primals`` must be a tuple (``func(*primals)`` is called) and ``tangents`` must have the
-    same structure.  Computed by reverse mode twice (retrograd has no forward-mode AD).
+    same structure.  Computed by reverse mode twice (the double-vjp trick), not with
+    ``autograd.forward_ad``.
 
     >>> import retrograd as torch
     >>> torch.func.jvp(lambda x: x ** 2, (torch.tensor([1., 2.]),), (torch.ones(2),))

@@ -136,7 +136,7 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, bi
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(p.shape)} and normalized_shape = {list(ns)}")
     _ops_nn_normalization.check_norm_dtypes("LayerNormKernelImpl", input, weight, bias)
-    # one node, NativeLayerNormBackward0, as in PyTorch (src/retrograd/_ops/nn_fused.py)
+    # one node, NativeLayerNormBackward0, as in PyTorch (src/retrograd/_ops/nn/normalization.py)
     return _ops_nn_normalization.layer_norm(input, k, weight, bias, eps)
 
 
@@ -183,7 +183,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
         raise RuntimeError(f"Expected bias to be a vector of size equal to the number of channels in input, but "
                            f"got bias of shape {list(shown.shape)} and input of shape {list(input.shape)}")
     _ops_nn_normalization.check_norm_dtypes("GroupNormKernelImpl", input, weight, bias)
-    # one node, NativeGroupNormBackward0, as in PyTorch (src/retrograd/_ops/nn_fused.py)
+    # one node, NativeGroupNormBackward0, as in PyTorch (src/retrograd/_ops/nn/normalization.py)
     return _ops_nn_normalization.group_norm(input, num_groups, weight, bias, eps)
 
 

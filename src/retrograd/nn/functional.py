@@ -1,8 +1,9 @@
 """``nn.functional``: layers as functions, composed from public retrograd ops.
 
 Nothing here defines a gradient: convolution, pooling, softmax, embedding and the
-activations with their own backward nodes are op-table primitives (``_ops/nn_ops.py``);
-everything else (normalisation, attention, losses, dropout, interpolation) composes ops.
+activations with their own backward nodes are op-table primitives (``_ops/nn/``: ``conv.py``,
+``pooling.py``, ``activation.py`` ...); everything else (normalisation, attention, losses,
+dropout, interpolation) composes ops.
 This module is the public namespace; the larger subjects live in private modules beside it and
 are re-exported here: ``_normalization``, ``_interpolation``, ``_multi_head_attention``,
 ``_pooling`` (LP pooling, ``*_with_indices``, ``max_unpool``), ``_grid_sample`` (``grid_sample``,

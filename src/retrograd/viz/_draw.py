@@ -82,7 +82,8 @@ def draw(roots: Any, params: Any = None, show_saved: bool = False, show_grads: b
     ``named_parameters()``) or (name, tensor) pairs; any tensor in it, leaf or not, is named.
 
     Returns a ``graphviz.Digraph``: ``.source`` is the DOT text, Jupyter shows it inline, and
-    ``retrograd.viz.save(g, "graph.svg")`` renders it.
+    ``retrograd.viz.save(g, "graph.svg")`` renders it.  (The example is not run as a doctest:
+    it needs the optional ``graphviz`` package, ``pip install 'retrograd[demo]'``.)
 
     >>> import retrograd as torch
     >>> x = torch.tensor(2., requires_grad=True)
@@ -121,6 +122,7 @@ def save(graph, path: str | Path, formats: tuple[str, ...] | None = None) -> lis
 
     The DOT source is always written beside the picture (``.dot``).  When ``dot`` is missing it
     raises GraphvizNotFound, whose message says how to install graphviz, after writing the .dot.
+    (The example is not run as a doctest: it needs graphviz's ``dot`` program and writes files.)
 
     >>> import retrograd as torch
     >>> x = torch.tensor([1., 2.], requires_grad=True)

@@ -11,6 +11,6 @@ SPECS = [
                      S(T((4, 3), grad=False), T((2, 4)), left=False),
                      S(T((2, 3, 3), grad=False), T((2, 2, 3)), left=False, transpose=True)],
            call=lambda lib, A, C, **k: lib.ormqr(*lib.geqrf(A), C, **k), check_grad_fn=False,
-           note="grads w.r.t. other here (geqrf has none; input and tau: tests/test_opinfo_nn_linalg.py); "
+           note="grads w.r.t. other here (geqrf has none; input and tau: tests/ops/linalg/test_householder.py); "
                 "grad_fn: PyTorch's OrmqrBackward0, ours the composite's matmul"),
 ]

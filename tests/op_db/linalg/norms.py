@@ -27,11 +27,11 @@ SPECS = [
                                   S(T((2, 3, 4)), INF, (2, 0), True), S(T((2, 3, 4)), -2, (0, 2), True)]),
     OpSpec("linalg.cond", [S(T((3, 3))), S(T((3, 3)), 2), S(T((3, 3)), -2), S(T((4, 3))), S(T((2, 3, 3)), "nuc")]),
     # torch 2.13 cannot differentiate these (its masked_fill_ on a saved inverse); ours can:
-    # tests/test_linalg_lu.py checks our gradients against torch's composite formula
+    # tests/ops/linalg/test_norms.py checks our gradients against torch's composite formula
     OpSpec("linalg_cond_inv_norms", [S(T((2, 3, 3)), "fro"), S(T((3, 3)), INF_T), S(T((3, 3)), -INF_T), S(T((3, 3)), 1),
                                      S(T((3, 3)), -1)], torch_name="linalg.cond",
            call=lambda lib, A, p: lib.linalg.cond(A, p), grad=False,
-           note="alias of cond (torch cannot differentiate these ords; ours can: tests/test_linalg_lu.py)"),
+           note="alias of cond (torch cannot differentiate these ords; ours can: tests/ops/linalg/test_norms.py)"),
     OpSpec("frobenius_norm", [S(T((3, 4)), (0, 1)), S(T((2, 3, 4)), (1, 2), True), S(T((3, 4)), 0)],
            check_grad_fn=False, note="grad_fn: ours LinalgVectorNormBackward0, PyTorch's NormBackward1"),
     OpSpec("nuclear_norm", [S(T((3, 4))), S(T((3, 4)), True), S(T((2, 3, 4)), (0, 2)), S(T((2, 3, 4)), (1, 2), True)]),

@@ -1,6 +1,7 @@
-"""Fused nn ops (src/retrograd/_ops/nn_fused.py): one node each with PyTorch's name and edges.
+"""Fused nn ops (src/retrograd/_ops/nn/normalization.py, fused_loss.py, embedding.py): one node each with
+PyTorch's name and edges.
 
-Values, first and second derivatives against torch are in tests/ops/test_op_db.py (tests/op_db/nn_fused.py);
+Values, first and second derivatives against torch are in tests/ops/test_op_db.py (tests/op_db/nn/);
 here: reprs, next_functions, modules, error messages, the NumPy first-order path against the
 Tensor rules, second derivatives PyTorch lacks (gradgradcheck), scale_grad_by_freq, float16.
 """

@@ -1,4 +1,4 @@
-"""nn.LSTM runs each step as one fused node (_ops/nn_rnn_cell.py): outputs, first and second
+"""nn.LSTM runs each step as one fused node (_ops/nn/recurrent_cell.py): outputs, first and second
 derivatives as in torch, with and without bias and projections."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""float32 nn.LSTM runs each layer and direction as one node (_ops/nn_rnn_layer.py), the way
+"""float32 nn.LSTM runs each layer and direction as one node (_ops/nn/recurrent_layer.py), the way
 PyTorch's oneDNN path records it (MkldnnRnnLayerBackward0): the same graph shape, outputs and
 gradients as torch; double backward through the public-op recomputation."""
 import numpy as np

@@ -77,7 +77,7 @@ for _r in ("none", "mean", "sum"):
 BINARY["kl_div_batchmean"] = (lambda L, F, x, t: F.kl_div(x, t, reduction="batchmean"), PROB)
 BINARY["kl_div_batchmean_log"] = (lambda L, F, x, t: F.kl_div(x, t, reduction="batchmean", log_target=True), TGT)
 
-# rows of logits without +inf (a +inf row: PyTorch gives NaN, _ops/nn_ops.py's softmax does not yet)
+# rows of logits without +inf (a +inf row, where softmax is all NaN in both libraries, is not compared here)
 ROWS = [[0, 1, 2], [-np.inf, 0, 1], [np.nan, 0, 1], [1e30, 0, -1e30], [-0.0, 0.0, -0.0], [100, 100, -100],
         [NNAN, 1, 2], [-1e30, -1e30, 5]]
 _T = [0, 1, -100, 0, 1, 2, 0, 1]
@@ -179,7 +179,7 @@ def test_rowwise_special_values(name, dt):
     if name.startswith("ce_smoothing"):
         # (-inf / NaN logits meet nll_loss's 0 * -inf, a known gap in _ops/nn_ops.py)
         rows = [r for r in ROWS if np.isfinite(r).all()]
-    # (an ignored row's gradient is -0 here, +0 in PyTorch: nll_loss's rule in _ops/nn_ops.py)
+    # (an ignored row's gradient is -0 here, +0 in PyTorch: nll_loss's rule in _ops/nn/loss.py)
     _compare(ROWWISE[name], [np.array(rows, dtype=dt)], zero_sign=not name.startswith("ce_smoothing"))
 
 

@@ -6,6 +6,9 @@ built (buffers again before each forward), and during backward the gradients are
 over the ranks by the bucketed, overlapped all-reduce of ``_reducer.Reducer``.  After
 ``loss.backward()`` every rank holds the gradient of the full batch's mean loss, so the same
 optimizer step keeps the replicas equal.
+
+The examples are not run as doctests: they belong in processes started by ``mpiexec``
+(``python -m retrograd.distributed.run -n 2 ...``), and the values shown are one rank's.
 """
 from __future__ import annotations
 
