@@ -632,6 +632,9 @@ def compare(workloads, impls, rounds: int, reps: int | None, quick: bool, thread
             memory: bool = True, out=print) -> list[dict]:
     """Run everything; returns one row per (workload, impl) with times in seconds per call."""
     workers = {i: Worker(i, threads, clock) for i in impls}
+    for i, wk in workers.items():
+        if wk.error:  # (asked for but not runnable here: said, not silently dropped)
+            out(f"  {i}: {wk.error}" + (" (make bench-peers installs it)" if i in ("autograd", "mygrad") else ""))
     rows = []
     try:
         for w in workloads:
