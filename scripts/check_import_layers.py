@@ -4,7 +4,8 @@ Two rules, both read from the source with ``ast``:
 
 1. **Layers.** The core (the op table ``_ops``, ``autograd`` and the Tensor class with its method
    listing) imports nothing from the layers above it: ``nn``, ``optim``, ``utils.data``, ``viz``,
-   ``func``, ``distributions``; not even inside a function.
+   ``func``, ``distributions``; not even inside a function.  The op table does not import the
+   public namespace ``retrograd`` either (it holds all of those).
 2. **No new import cycles.** Among the modules that import each other at load time (module-level
    imports; those inside functions run later and cannot cycle), every strongly connected group must
    lie within one of ``ALLOWED_CYCLES``.  The package root ``retrograd`` (the public namespace, which
@@ -24,6 +25,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 ROOT = "retrograd"
 CORE = ("retrograd._ops", "retrograd.autograd", "retrograd._tensor", "retrograd._tensor_methods")
+TABLE = ("retrograd._ops",)
 ABOVE = ("retrograd.nn", "retrograd.optim", "retrograd.utils.data", "retrograd.viz", "retrograd.func",
          "retrograd.distributions")
 # Load-time cycles that exist today, each a group of modules that may import one another.  Shrink
@@ -155,9 +157,11 @@ def cycles(edges: dict[str, set[str]], leave_out: tuple = ()) -> list[set[str]]:
 
 
 def layer_violations(src: Path = SRC) -> list[str]:
-    """Core modules importing an upper layer (at any depth, deferred imports included)."""
+    """Core modules importing an upper layer, and the op table importing the public namespace
+    ``retrograd`` itself (which holds every layer), at any depth, deferred imports included."""
     _, stmts = graph(True, src)
-    return [f"{m} (line {line}) imports {t}" for m, line, t in stmts if _within(m, CORE) and _within(t, ABOVE)]
+    return [f"{m} (line {line}) imports {t}" for m, line, t in stmts
+            if (_within(m, CORE) and _within(t, ABOVE)) or (_within(m, TABLE) and t == ROOT)]
 
 
 def new_cycles(src: Path = SRC) -> list[set[str]]:

@@ -69,3 +69,28 @@ def test_a_new_load_time_cycle_is_caught_and_a_deferred_one_is_not(tmp_path):
                            "d.py": "from . import e\n", "e.py": "def f():\n    from . import d\n"})
     assert check.new_cycles(src) == [{"retrograd.a", "retrograd.b", "retrograd.c"}]
     assert check.report(src)["with imports inside functions too"] == 3
+
+
+def test_the_table_importing_the_public_namespace_is_caught(tmp_path):
+    src = _tree(tmp_path, {"__init__.py": "", "_ops/__init__.py": "",
+                           "_ops/unary.py": "def f():\n    import retrograd\n    return retrograd.cat\n"})
+    assert check.layer_violations(src) == ["retrograd._ops.unary (line 2) imports retrograd"]
+
+
+def test_the_tables_namespace_gives_what_retrograd_gives():
+    # composites call ``R.cat``, ``_R().zeros`` ... on the table's own namespace (not ``import
+    # retrograd``): each name they use must be the very object the public namespace has
+    import re
+
+    import retrograd
+    from retrograd._ops._composite import _R
+
+    used = set()
+    for path in (Path(retrograd.__file__).parent / "_ops").rglob("*.py"):
+        text = path.read_text()
+        used |= set(re.findall(r"_R\(\)\.([a-z_0-9]+)", text))
+        if "R = _R()" in text:
+            used |= set(re.findall(r"(?<![\w.])R\.([a-z_0-9]+)", text))
+    assert len(used) > 30
+    for name in sorted(used):
+        assert getattr(_R(), name) is getattr(retrograd, name), name

@@ -139,7 +139,7 @@ def test_where_exp_points_at_the_unary_stanza():
     rc, text = _run_where("exp")
     assert rc == 0
     file, line = _site(text.splitlines()[1].removeprefix("  declared  "))
-    assert linecache.getline(file, line).startswith('exp = _unary("exp", lambda a: np.exp(a), lambda g, out: g * out)')
+    assert linecache.getline(file, line).startswith('exp = _unary("exp", lambda a: np.exp(a), lambda g, out: g * out')
     # forward and rule are the two lambdas on that same line
     assert text.splitlines()[2].endswith(f"unary.py:{line}") and text.splitlines()[3].endswith(f"unary.py:{line}")
 
@@ -188,3 +188,11 @@ def test_once_built_from_strings_now_literal(name):
     file, line = _where.declaration(name)
     assert _found([f'"{name}"'], file, _statement_lines(file, line))
     assert DECLARED_AT[name]
+
+
+def test_a_lazily_made_entry_is_declared_in_the_table_not_where_user_code_first_called_it():
+    # the caller's own line names the family literally: the search must still land in _ops/
+    made = {"split_sizes": lambda: torch.ones(11).split([1] * 11)}["split_sizes"]()
+    assert len(made) == 11
+    file, line = _where.declaration("split_sizes_11")
+    assert Path(file).is_relative_to(OPS_DIR), (file, line)

@@ -63,10 +63,32 @@ def _caller_op_name() -> str:
 _wrap = Tensor._wrap
 
 
-def _R():
-    import retrograd
+class _Namespace:
+    """The functions composites call by name (``R.cat``, ``R.zeros``, ``R.result_type``): the op
+    package's, creation's and dtype's, each what ``retrograd.<name>`` is (tests/test_import_layers.py
+    checks every name the table uses), found without importing ``retrograd`` itself, which sits
+    above the table (it holds nn, optim ...)."""
 
-    return retrograd
+    __slots__ = ()
+
+    def __getattr__(self, name: str):
+        from .. import _compat, _creation
+        from .. import _ops
+
+        # (the public namespace's order: _compat's names override the ops', the ops' creation's)
+        if name in _compat.__all__:
+            return getattr(_compat, name)
+        for mod in (_ops, _creation, D):
+            if name in mod.__dict__:
+                return mod.__dict__[name]
+        raise AttributeError(f"the op table's namespace has no {name!r}")
+
+
+_NAMESPACE = _Namespace()
+
+
+def _R() -> _Namespace:
+    return _NAMESPACE
 
 
 def _tname(t: Tensor) -> str:

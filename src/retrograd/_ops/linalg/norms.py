@@ -43,7 +43,7 @@ def _renorm_rule(g, a, p, dims, maxnorm):
     # gradient from norm_backward (0 at zero slices, NaN-safe), else out = a.
 
     R = _R()
-    norm = R.linalg.vector_norm(a, p, dim=list(dims), keepdim=True)
+    norm = vector_norm(a, p, dim=list(dims), keepdim=True)
     nb = _vector_norm_backward((a * g).sum(list(dims), keepdim=True), a, norm, float(p), tuple(dims), True)
     invnorm = 1.0 / (norm + 1e-7)
     factor = invnorm * maxnorm
