@@ -1,5 +1,5 @@
 """One search finds a derivative: every primitive's name is written literally where it is
-declared, and ``python -m retrograd where OP`` prints the declaration, forward and rule lines.
+declared, and ``python -m retrograd where OP`` prints the declaration, forward, rule and fast-path lines.
 
 The documented search (docs/CONVENTIONS.md, "The op table") is ``grep -rn '"NAME"' src/retrograd/_ops``;
 a variadic family's members (``cat_3``, ``keep_graph_2_MulBackward0``) are found by their family's
@@ -122,8 +122,13 @@ def test_where_prints_the_declaration_forward_and_rule_lines_of_every_entry():
         fw = _code_line(op.forward)
         shown = lines[2].removeprefix("  forward   ")
         assert (shown == "(builtin: no Python source)") if fw is None else _site(shown) == fw, (name, shown, fw)
-        rules = lines[3:]
-        assert len(rules) == len(op.inputs)
+        rules = lines[3:3 + len(op.inputs)]
+        fast = [(inp, fn) for inp, fn in zip(op.inputs, op.fast or ()) if fn is not None]
+        assert len(lines) == 3 + len(op.inputs) + len(fast), (name, lines)
+        for text_line, (inp, fn) in zip(lines[3 + len(op.inputs):], fast):
+            word, shown_inp, shown = text_line.split(None, 2)
+            assert (word, shown_inp) == ("fast", inp), (name, text_line)
+            assert _site(shown) == _code_line(fn), (name, inp, shown)
         for text_line, inp, rule in zip(rules, op.inputs, op.rules):
             word, shown_inp, shown = text_line.split(None, 2)
             assert (word, shown_inp) == ("rule", inp), (name, text_line)
@@ -140,8 +145,10 @@ def test_where_exp_points_at_the_unary_stanza():
     assert rc == 0
     file, line = _site(text.splitlines()[1].removeprefix("  declared  "))
     assert linecache.getline(file, line).startswith('exp = _unary("exp", lambda a: np.exp(a), lambda g, out: g * out')
-    # forward and rule are the two lambdas on that same line
+    # forward and rule are the two lambdas on that same line, the declared fast path on the next
     assert text.splitlines()[2].endswith(f"unary.py:{line}") and text.splitlines()[3].endswith(f"unary.py:{line}")
+    assert text.splitlines()[4].startswith("  fast a    ") and text.splitlines()[4].endswith(f"unary.py:{line + 1}")
+    assert linecache.getline(file, line + 1).strip() == "fast=lambda g, out: g * out)"
 
 
 def test_where_mul_lists_one_rule_per_input():

@@ -65,6 +65,9 @@ def describe(op: OpDef) -> list[str]:
              f"  forward   {_fmt(source_line(op.forward))}"]
     for inp, rule in zip(op.inputs, op.rules):
         lines.append(f"  rule {inp:<4} {_fmt(source_line(rule)) if rule is not None else '(not differentiable)'}")
+    for inp, fn in zip(op.inputs, op.fast or ()):
+        if fn is not None:  # the op's declared first-order path (tests/autograd/test_fast_paths.py)
+            lines.append(f"  fast {inp:<4} {_fmt(source_line(fn))}")
     return lines
 
 
