@@ -33,7 +33,7 @@ graphviz-dot:
 	    echo "graphviz's dot is missing (apt-get install graphviz / brew install graphviz): graphs will be .dot files"; \
 	  fi; }
 
-.PHONY: test demo bench graphviz-dot
+.PHONY: test demo bench bench-peers graphviz-dot
 # pytest-xdist workers: one per core (TEST_WORKERS=0 runs in this process, for debugging).
 TEST_WORKERS ?= auto
 # The suite runs twice: on this CPU's fastest SIMD paths, then as on a CPU without AVX
@@ -51,5 +51,16 @@ test: $(VENV)/.test-installed graphviz-dot
 demo: $(VENV)/.demo-installed graphviz-dot
 	$(BIN)/python -m retrograd demo $(DEMO_ARGS)
 
-bench: $(VENV)/.test-installed
+# The peers (HIPS autograd, mygrad) go into .bench-peers, beside the test venv and not into it:
+# bench/compare.py's workers add that folder to their path. --no-deps: they need only NumPy.
+.bench-peers/.installed:
+	$(BIN)/pip install -q --no-deps --target .bench-peers autograd mygrad
+	touch $@
+
+bench-peers: $(BIN)/python .bench-peers/.installed
+
+# One table: retrograd, torch, hand-written NumPy, autograd, mygrad (bench/compare.py, BENCH_ARGS=--quick
+# for a smoke test); then every bench/bench_*.py (bench/run_all.py).
+bench: $(VENV)/.test-installed bench-peers
+	$(BIN)/python bench/compare.py $(BENCH_ARGS)
 	$(BIN)/python bench/run_all.py

@@ -152,7 +152,7 @@ class Tensor:
         if type(data) is _ndarray:
             t._data = data
         elif isinstance(data, _generic):  # NumPy ops on 0-d arrays return scalars
-            t._data = _array(data)
+            t._data = data.__array__()  # (a fresh 0-d array: half of np.array's cost)
         else:
             t._data = _asarray(data)
         t._requires_grad = requires_grad

@@ -52,6 +52,8 @@ SPECS = [
            method=True, inplace="pow_"),
     OpSpec("rpow", [S(2.0, T((3,)))], torch_name="pow", call=lambda lib, a, b: a ** b, note="alias of rsub"),
     OpSpec("rsub", [S(T((3,)), 2.0)], call=_op(lambda a, b: b - a)),
+    OpSpec("rsub_tensor", [S(T((2, 3)), T((3,))), S(T((3,)), T((3,)), alpha=2)], torch_name="rsub",
+           call=lambda lib, a, b, **k: lib.rsub(a, b, **k), note="rsub with a tensor other"),
     OpSpec("heaviside", [S(T((5,)), T((1,), grad=False)),
                          S(T((2, 3)), T((2, 3)))], method=True, inplace="heaviside_", grad=False),
     OpSpec("ldexp", [S(T((2, 3)), T((3,), kind="int", low=-3, high=4)), S(T((2, 3)), T((3,), low=-2, high=2))],

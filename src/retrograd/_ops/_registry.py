@@ -30,10 +30,10 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
 from ..autograd import graph as _graph
-from ..autograd._array_backward import compile_array_backward
+from ..autograd._array_backward import compile_fast_backward
 from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
-__all__ = ["OpDef", "primitive", "apply", "apply_binary", "apply_inplace", "OPS"]
+__all__ = ["OpDef", "primitive", "apply", "apply_binary", "apply_inplace", "on_arrays", "OPS"]
 
 OPS: dict[str, "OpDef"] = {}
 # op name -> (file, line) of the frames that called primitive(), innermost first: the op's
@@ -47,25 +47,26 @@ class OpDef:
 
     __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
                  "save_inputs", "save_out", "saved_names", "n_out", "node_cls", "doc", "differentiable", "errors",
-                 "meta", "array_rules", "array_backward", "record", "users", "elide", "keep")
+                 "meta", "fast", "fast_backward", "record", "users", "elide", "keep")
 
     def __repr__(self) -> str:
         return f"<op {self.name} -> {self.node_name}>"
 
 
 def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: int = 1,
-              errors: Callable | None = None, array_rules: bool | dict = False,
+              errors: Callable | None = None, fast: dict | None = None,
               **rules: Callable | None) -> OpDef:
     """Declare a primitive op (forward + per-input backward rules) in the table.
 
-    ``array_rules=True`` promises that every rule is plain arithmetic (``+ - * /`` and
-    unary minus) on its arguments and Python numbers, so it computes the same on NumPy
-    arrays as on Tensors.  A first-order backward (no graph being recorded) then runs
-    the rules directly on the arrays: the hottest ops (add, sub, mul, neg) skip a whole
-    op dispatch per rule.  ``create_graph=True`` always runs them on Tensors.
-    ``array_rules={input: fn}`` gives, for rules that call other ops, a NumPy function
-    with the rule's parameters that computes exactly what the rule's ops compute
-    (tests/autograd/test_array_backward.py checks each against its rule).
+    ``fast={input: fn}`` is the op's one declared fast path: for every differentiable input a
+    NumPy function of (some of) that input's rule parameters, given as arrays (``g``, saved
+    inputs and output) and as they are (statics), that computes exactly what the rule
+    computes.  A first-order backward (no graph being recorded) calls it instead of the rule
+    and skips an op dispatch per rule step; ``create_graph=True`` always runs the rules, which
+    stay the definition of the derivative.  The rules run instead when an argument does not
+    qualify (a saved differentiable input of another dtype than the gradient, a Tensor or
+    NumPy-scalar static).  tests/autograd/test_fast_paths.py checks every fast path against its
+    rules over all op_db samples.
     """
     op = OpDef()
     op.name = name
@@ -101,20 +102,13 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     op.n_out = n_out
     op.differentiable = any(r is not None for r in op.rules)
     op.record = _RECORDERS.get(len(op.inputs), _record)  # (see _record)
-    # a dict gives NumPy twins of rules that call other ops ({input: fn with the rule's
-    # parameters}); twins may also read an input's shape
-    twins = isinstance(array_rules, dict)
-    allowed_kind = ARG_SHAPE if twins else ARG_STATIC
-    op.array_rules = bool(array_rules) and n_out == 1 and (twins or not op.meta) and not any(
-        kind > allowed_kind for plan in op.arg_plan for kind, _ in plan)
-    fast = tuple(array_rules.get(i, r) for i, r in zip(op.inputs, op.rules)) if twins else op.rules
-    op.array_backward = compile_array_backward(fast, op.arg_plan, _Tensor, strict=not twins) \
-        if op.array_rules else None
+    op.fast = _check_fast(op, fast) if fast else None
+    op.fast_backward = compile_fast_backward(op, _Tensor) if op.fast else None
     # A few of PyTorch's nodes are C++ classes whose name() is qualified
     # ("torch::autograd::CopyBackwards") while the Python type and repr are not.
     cls_name = op.node_name.rpartition("::")[2]
     ns = {"__slots__": (), "_name": op.node_name, "_n_fixed": n_out,
-          "_array_backward": staticmethod(op.array_backward) if op.array_backward else None}
+          "_fast_backward": staticmethod(op.fast_backward) if op.fast_backward else None}
     if cls_name != op.node_name:
         ns["__repr__"] = lambda self: f"<{cls_name} object at {hex(id(self))}>"
     op.node_cls = type(cls_name, (OpNode,), ns)
@@ -135,6 +129,33 @@ def _callers(n: int = 4) -> tuple:
     return tuple(sites)
 
 
+
+
+def _check_fast(op: OpDef, fast: dict) -> tuple:
+    """The fast functions in input order, after checking they cover exactly the differentiable inputs and
+    mention only what their input's rule mentions (what the rule's node saves), never a dtype."""
+    have = {i for i, r in zip(op.inputs, op.rules) if r is not None}
+    if set(fast) != have:
+        raise TypeError(f"{op.name}: fast paths for {sorted(fast)}, rules for {sorted(have)}: one for each")
+    fns = tuple(fast.get(i) for i in op.inputs)
+    for i, f, args in zip(op.inputs, fns, op.rule_args):
+        if f is not None:
+            extra = set(inspect.signature(f).parameters) - set(args) - {"g"}
+            if extra or any(a.endswith("_dtype") for a in args if a in inspect.signature(f).parameters):
+                raise TypeError(f"{op.name}: the fast path of {i} mentions {sorted(extra)}, not in its rule")
+    return fns
+
+
+def on_arrays(fn: Callable) -> Callable:
+    """A fast path from a first-order function written in Tensor ops (PyTorch's own first-order
+    kernel where it differs from the formula a graph of the backward differentiates): array
+    arguments wrapped as constants (a fast path runs with no graph recorded), the result's array
+    returned.  Its parameters are ``fn``'s."""
+    def f(*args):
+        return fn(*[_wrap(a, False, None, 0) if type(a) is _ndarray else a for a in args])._data
+    f.__signature__ = inspect.signature(fn)
+    f.__name__ = getattr(fn, "__name__", "fast")
+    return f
 
 
 # How a rule argument is found at backward time (precomputed so OpNode.apply builds no dict):
@@ -168,7 +189,7 @@ _ndarray = np.ndarray
 
 def _as_array(out):
     """What Tensor._wrap stores for a forward result that is not an ndarray (a NumPy scalar, a list)."""
-    return np.array(out) if isinstance(out, np.generic) else np.asarray(out)
+    return out.__array__() if isinstance(out, np.generic) else np.asarray(out)  # (a fresh 0-d array, cheaper)
 _new_node = object.__new__
 _next_seq = _graph._seq.__next__
 _anomaly = _anomaly_mode.anomaly_state

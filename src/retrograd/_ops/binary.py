@@ -23,32 +23,38 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative",
 
 
 # ---------------------------------------------------------------- binary arithmetic
-_add = primitive("add", lambda a, b: a + b, node="AddBackward0", array_rules=True,
+_add = primitive("add", lambda a, b: a + b, node="AddBackward0",
+                 fast=dict(a=lambda g: g, b=lambda g: g),
                  a=lambda g: g,
                  b=lambda g: g)
-_add_alpha = primitive("add_alpha", lambda a, b, *, alpha: fused_add(a, b, alpha), node="AddBackward0", array_rules=True,
+_add_alpha = primitive("add_alpha", lambda a, b, *, alpha: fused_add(a, b, alpha), node="AddBackward0",
+                       fast=dict(a=lambda g: g, b=lambda g, alpha: g * alpha),
                        a=lambda g: g,
                        b=lambda g, alpha: g * alpha)
-_sub = primitive("sub", lambda a, b: a - b, node="SubBackward0", array_rules=True,
+_sub = primitive("sub", lambda a, b: a - b, node="SubBackward0",
+                 fast=dict(a=lambda g: g, b=lambda g: -g),
                  a=lambda g: g,
                  b=lambda g: -g)
-_sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: fused_add(a, b, -alpha), node="SubBackward0", array_rules=True,
+_sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: fused_add(a, b, -alpha), node="SubBackward0",
+                       fast=dict(a=lambda g: g, b=lambda g, alpha: g * -alpha),
                        a=lambda g: g,
                        b=lambda g, alpha: g * -alpha)
 # rsub(input, other, alpha) = other - alpha * input.  A tensor ``other`` is an input of the
 # node (RsubBackward0); a number is not (RsubBackward1 has one edge), as in PyTorch.
 _rsub = primitive("rsub", lambda a, b, *, alpha: b - int_scalar(alpha, a.dtype) * a, node="RsubBackward0",
-                  array_rules=True,
+                  fast=dict(a=lambda g, alpha: g * -alpha, b=lambda g: g),
                   a=lambda g, alpha: g * -alpha,
                   b=lambda g: g)
 _rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - int_scalar(alpha, a.dtype) * a,
-                         node="RsubBackward1", array_rules=True,
+                         node="RsubBackward1", fast=dict(a=lambda g, alpha: g * -alpha),
                          a=lambda g, alpha: g * -alpha)
-_mul = primitive("mul", lambda a, b: a * b, node="MulBackward0", array_rules=True,
+_mul = primitive("mul", lambda a, b: a * b, node="MulBackward0",
+                 fast=dict(a=lambda g, b: g * b, b=lambda g, a: g * a),
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a)
 # d/db a/b = -(a/b)/b, in PyTorch's order: b * b would overflow (or underflow to 0) first
 _div = primitive("div", _quiet(lambda a, b: a / b), node="DivBackward0",
+                 fast=dict(a=lambda g, b: g / b, b=lambda g, a, b: -g * ((a / b) / b)),
                  a=lambda g, b: g / b,
                  b=lambda g, a, b: -g * ((a / b) / b))
 # float16 tensor (*|/) CPU scalar: PyTorch's CPU kernels compute in float32 with the scalar
@@ -72,7 +78,7 @@ def _half_scalar(input, other):
     return None
 
 
-_neg = primitive("neg", lambda a: -a, node="NegBackward0", array_rules=True, a=lambda g: -g)
+_neg = primitive("neg", lambda a: -a, node="NegBackward0", fast=dict(a=lambda g: -g), a=lambda g: -g)
 
 
 def _is_bool(x) -> bool:
@@ -292,6 +298,8 @@ def _rpow_rule(g, a, out, base):
 
 
 _pow_scalar = primitive("pow_scalar", _pow_scalar_fw, node="PowBackward0",
+                        fast={"a": lambda g, a, exponent: g * (exponent * _pow_scalar_fw(a, exponent=exponent - 1))
+                              if exponent != 0 else np.zeros_like(g)},
                         a=lambda g, a, exponent: g * (exponent * pow(a, exponent - 1)) if exponent != 0
                         else zeros_like_grad(g))
 _rpow_scalar = primitive("rpow_scalar", lambda a, *, base: _pow_fw(np.asarray(base, a.dtype), a),

@@ -6,10 +6,9 @@ import numpy as np
 
 from .. import _dtype as D, _dtype as _D, return_types as RT
 from .._tensor import Tensor
-from ..autograd import grad_mode
 from ._common import _const, float_dtype_for, grad_dtype, no_keepdim_without_dim, wrap_dim, wrap_dims
 from ._out import declares_out, float_out, reduce_out, same_as_input, with_out
-from ._registry import apply, primitive
+from ._registry import apply, on_arrays, primitive
 
 __all__ = ["sum", "mean", "unsqueeze_dims", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm",
            "logsumexp", "all", "any", "count_nonzero", "nansum", "nanmean", "aminmax"]
@@ -31,9 +30,15 @@ def _sum_dtype(a: np.ndarray):
     return a.dtype if a.dtype.kind in "iub" else None
 
 
+def _broadcast_grad(g: np.ndarray, shape: tuple) -> np.ndarray:
+    """expand_grad on arrays: ``g`` itself when it has the shape, else a read-only broadcast."""
+    return g if g.shape == shape else np.broadcast_to(g, shape)
+
+
 # (np.add.reduce is what ndarray.sum calls, without its Python wrapper: it shows on small arrays)
 _add_reduce = np.add.reduce
 _sum_all = primitive("sum", lambda a: np.asarray(_add_reduce(a, axis=None, dtype=_sum_dtype(a))), node="SumBackward0",
+                     fast={"a": lambda g, a_shape: _broadcast_grad(g, a_shape)},
                      a=lambda g, a_shape: expand_grad(g, a_shape))
 _sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(_add_reduce(a, axis=dims, keepdims=keepdim,
                                                                                   dtype=_sum_dtype(a))),
@@ -410,6 +415,7 @@ def _prod_dtype(a):
 
 
 _prod_all = primitive("prod", lambda a: np.asarray(np.prod(a, dtype=_prod_dtype(a))), node="ProdBackward0",
+                      fast={"a": on_arrays(lambda g, a, out: _prod_all_first_order(g, a, out))},
                       a=lambda g, a, out: _prod_all_bw(g, a, out))
 _prod_dim = primitive("prod_dim", lambda a, *, dim, keepdim: np.asarray(
     np.prod(a.reshape(1) if a.ndim == 0 else a, axis=dim, keepdims=keepdim, dtype=_prod_dtype(a))).reshape(
@@ -443,9 +449,15 @@ def _prod_all_bw(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
     zeros = int((a._data == 0).sum())
     if zeros == 0:
         return g * (out / a)
-    if zeros > 1 and not grad_mode.state.enabled:  # the exact formula only matters for higher orders
-        return expand(g, a.shape) * 0
     return reshape(_prod_safe_zeros_bw(g, reshape(a, (-1,)), 0), a.shape)
+
+
+def _prod_all_first_order(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
+    """PyTorch's first-order prod backward: with two zeros or more every gradient is zero (the
+    exact formula, which only matters for higher orders, would spread an inf or NaN elsewhere)."""
+    if a._data.ndim and int((a._data == 0).sum()) > 1:
+        return expand(g, a.shape) * 0
+    return _prod_all_bw(g, a, out)
 
 
 def _prod_dim_bw(g: Tensor, a: Tensor, out: Tensor, dim: int, keepdim: bool) -> Tensor:

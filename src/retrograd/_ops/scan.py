@@ -7,11 +7,10 @@ import numpy as np
 
 from .. import _dtype as D, return_types as RT
 from .._tensor import Tensor, _scalar_type_name
-from ..autograd import grad_mode
 from ._out import declares_out
 from ._common import grad_dtype, wrap_dim
 from ._composite import _R, _supports_out, _tname
-from ._registry import apply, apply_inplace, primitive
+from ._registry import apply, apply_inplace, on_arrays, primitive
 from .reduction import _selecting
 
 __all__ = ["cumsum", "cumprod", "cummax", "cummin", "cumsum_", "cumprod_", "logcumsumexp", "signbit"]
@@ -42,8 +41,6 @@ def _cumprod_bw(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
         return g
     if not (a._data == 0).any():
         return flip(cumsum(flip(g * out, dim), dim), dim) / a
-    if not grad_mode.state.enabled:
-        return _cumprod_bw_zeros(g, a, dim)
     # With zeros: grad[k] = sum_{j >= k} g[j] * prod_{i <= j, i != k} a[i], as a (k, j) table.
     x = movedim(a, dim, -1)
     gg = movedim(g, dim, -1)
@@ -53,6 +50,13 @@ def _cumprod_bw(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
     partial = cumprod(table, -1)
     contrib = masked_fill(unsqueeze(gg, -2) * partial, _const(~np.triu(np.ones((n, n), dtype=bool))), 0)
     return movedim(_sum(contrib, -1), -1, dim)
+
+
+def _cumprod_first_order(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
+    """PyTorch's first-order cumprod backward (the fast path): with zeros, _cumprod_bw_zeros."""
+    if a._data.ndim and a._data.size > 1 and a._data.shape[dim] > 1 and (a._data == 0).any():
+        return _cumprod_bw_zeros(g, a, dim)
+    return _cumprod_bw(g, a, out, dim)
 
 
 def _cumprod_bw_zeros(g: Tensor, a: Tensor, dim: int) -> Tensor:
@@ -78,6 +82,7 @@ def _cumprod_bw_zeros(g: Tensor, a: Tensor, dim: int) -> Tensor:
 _cumsum = primitive("cumsum", _cum_fw(np.cumsum, True), node="CumsumBackward0",
                     a=lambda g, dim: flip(cumsum(flip(g, dim), dim), dim) if g.ndim else g)
 _cumprod = primitive("cumprod", _cum_fw(np.cumprod), node="CumprodBackward0",
+                     fast={"a": on_arrays(lambda g, a, out, dim: _cumprod_first_order(g, a, out, dim))},
                      a=lambda g, a, out, dim: _cumprod_bw(g, a, out, dim))
 
 

@@ -44,6 +44,7 @@ def _sum_to_fw(a, *, shape):
 
 
 _sum_to = primitive("sum_to", _sum_to_fw, node="SumBackward1",
+                    fast={"a": lambda g, a_shape: g if g.shape == a_shape else _broadcast_fw(g, shape=a_shape)},
                     a=lambda g, a_shape: expand_grad(g, a_shape))
 # The gradient of a reduction is a broadcast of the incoming gradient.  As this private op
 # (not the public view op ``expand``) it is a plain read-only broadcast of the gradient's
@@ -57,7 +58,12 @@ def _expand_rule(g, a_shape):
     return sum_to(g, a_shape)
 
 
-_expand_grad = primitive("expand_grad", _broadcast_fw, node="ExpandBackward0", a=_expand_rule)
+def _expand_fast(g, a_shape):
+    return g if g.shape == a_shape else _sum_to_fw(g, shape=a_shape)
+
+
+_expand_grad = primitive("expand_grad", _broadcast_fw, node="ExpandBackward0", a=_expand_rule,
+                         fast={"a": _expand_fast})
 
 
 def expand_grad(g: Tensor, shape) -> Tensor:
@@ -83,7 +89,7 @@ def _expand_fw(a, *, shape):
     return out if out.strides == tuple(st) else np.lib.stride_tricks.as_strided(a, shape, st, writeable=False)
 
 
-_expand = primitive("expand", _expand_fw, node="ExpandBackward0", a=_expand_rule)
+_expand = primitive("expand", _expand_fw, node="ExpandBackward0", a=_expand_rule, fast={"a": _expand_fast})
 
 
 def sum_to(input: Tensor, shape) -> Tensor:
@@ -469,6 +475,7 @@ def _select_fw(a, *, dim, index):
 
 
 _select = primitive("select", _select_fw, node="SelectBackward0",
+                    fast={"a": lambda g, a_shape, dim, index: _select_bw_fw(g, shape=a_shape, dim=dim, index=index)},
                     a=lambda g, a_shape, dim, index: _sel_bw(g, a_shape, dim, index))
 _select_backward = primitive("select_backward", _select_bw_fw, node="SelectBackwardBackward0",
                              g=lambda g, dim, index: select(g, dim, index))

@@ -8,12 +8,11 @@ import numpy as np
 
 from .. import _dtype as D, return_types as RT
 from .._tensor import Tensor, _scalar_type_name
-from ..autograd import grad_mode
 from . import _special
 from ._out import declares_out
 from ._common import _need_tensor, float_dtype_for
 from ._composite import _R, _out, _supports_out
-from ._registry import apply, apply_binary, apply_inplace, primitive
+from ._registry import apply, apply_binary, apply_inplace, on_arrays, primitive
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs", "absolute", "sign",
            "reciprocal", "square", "zeros_like_grad", "exp_", "log_", "sqrt_", "sin_", "cos_", "tan_", "tanh_",
@@ -31,21 +30,65 @@ def _np_err():
     return np.errstate(divide="ignore", invalid="ignore", over="ignore")
 
 
+def _quiet_state():
+    """(set, reset, state): NumPy's error-state context variable and a quiet state, or None.
+
+    NumPy >= 2.0 keeps its error state in a context variable; setting it directly costs about a
+    quarter of entering ``np.errstate`` (0.27 against 1.1 us per call on 0-d arrays), which is
+    most of a 0-d ``sin``.  A private name: if a NumPy lacks it, or it does not act as the error
+    state, ``np.errstate`` is used.
+    """
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar as var
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            quiet = var.get()
+        token = var.set(quiet)
+        try:
+            ok = np.geterr()["divide"] == "ignore" and np.geterr()["invalid"] == "ignore"
+        finally:
+            var.reset(token)
+        return (var.set, var.reset, quiet) if ok else None
+    except (ImportError, AttributeError, KeyError):
+        return None
+
+
+_QUIET = _quiet_state()
+
+
 def _quiet(f):
     """NumPy warns on log(0), 1/0 ...; PyTorch returns inf/nan silently."""
-    def fw(*a, **k):
-        with _np_err():
-            return f(*a, **k)
+    if _QUIET is None:
+        def fw(*a, **k):
+            with _np_err():
+                return f(*a, **k)
+    else:
+        set_, reset, state = _QUIET
+        params = list(__import__("inspect").signature(f).parameters.values())
+        if len(params) == 1 and params[0].kind is params[0].POSITIONAL_OR_KEYWORD:
+            def fw(a):  # (one array: the unary ops' forwards, no argument packing)
+                token = set_(state)
+                try:
+                    return f(a)
+                finally:
+                    reset(token)
+        else:
+            def fw(*a, **k):
+                token = set_(state)
+                try:
+                    return f(*a, **k)
+                finally:
+                    reset(token)
     fw.__signature__ = __import__("inspect").signature(f)
     fw.__wrapped__ = f  # (so ``python -m retrograd where`` finds the op's own forward)
     return fw
 
 
 # ---------------------------------------------------------------- unary
-def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True, quiet: bool = True):
+def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True, quiet: bool = True, fast=None):
     # quiet: run the forward under np.errstate (PyTorch never warns on inf/NaN); the context
-    # costs ~1 us per call, so ops that cannot raise a floating-point error skip it
-    op = primitive(name, _quiet(fw) if quiet else fw, node=node, a=rule)
+    # costs ~1 us per call, so ops that cannot raise a floating-point error skip it.
+    # fast: the rule on arrays (the op's declared first-order path, see _registry.primitive)
+    op = primitive(name, _quiet(fw) if quiet else fw, node=node, a=rule, fast=fast and {"a": fast})
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         cast = float_dtype_for(input) if float_only else None
@@ -59,20 +102,31 @@ def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True
     return fn
 
 
-exp = _unary("exp", lambda a: np.exp(a), lambda g, out: g * out)
-log = _unary("log", lambda a: np.log(a), lambda g, a: g / a)
-sqrt = _unary("sqrt", lambda a: np.sqrt(a), lambda g, out: g / (2 * out))
-sin = _unary("sin", lambda a: np.sin(a), lambda g, a: g * cos(a))
-cos = _unary("cos", lambda a: np.cos(a), lambda g, a: -g * sin(a))
-tan = _unary("tan", lambda a: np.tan(a), lambda g, out: g * (1 + out * out))
-tanh = _unary("tanh", lambda a: np.tanh(a), lambda g, out: _tanh_backward(g, out), quiet=False)  # (bounded: never warns)
-sigmoid = _unary("sigmoid", lambda a: _sigmoid_np(a), lambda g, out: _sigmoid_backward(g, out))
-reciprocal = _unary("reciprocal", lambda a: 1 / a, lambda g, out: -g * out * out)
+exp = _unary("exp", lambda a: np.exp(a), lambda g, out: g * out,
+             fast=lambda g, out: g * out)
+log = _unary("log", lambda a: np.log(a), lambda g, a: g / a,
+             fast=lambda g, a: g / a)
+sqrt = _unary("sqrt", lambda a: np.sqrt(a), lambda g, out: g / (2 * out),
+              fast=lambda g, out: g / (2 * out))
+sin = _unary("sin", lambda a: np.sin(a), lambda g, a: g * cos(a),
+             fast=lambda g, a: g * np.cos(a))
+cos = _unary("cos", lambda a: np.cos(a), lambda g, a: -g * sin(a),
+             fast=lambda g, a: -g * np.sin(a))
+tan = _unary("tan", lambda a: np.tan(a), lambda g, out: g * (1 + out * out),
+             fast=lambda g, out: g * (1 + out * out))
+tanh = _unary("tanh", lambda a: np.tanh(a), lambda g, out: _tanh_backward(g, out), quiet=False,
+              fast=lambda g, out: _tanh_bw_op.forward(g, out))  # (bounded: never warns)
+sigmoid = _unary("sigmoid", lambda a: _sigmoid_np(a), lambda g, out: _sigmoid_backward(g, out),
+                 fast=lambda g, out: _sigmoid_bw_op.forward(g, out))
+reciprocal = _unary("reciprocal", lambda a: 1 / a, lambda g, out: -g * out * out,
+                    fast=lambda g, out: -g * out * out)
 relu = _unary("relu", lambda a: np.where(a < 0, a.dtype.type(0), a),  # relu(-0.) = -0., relu(NaN) = NaN
               # PyTorch's threshold_backward(g, out, 0): g where out > 0 or NaN, else +0 (never
               # g * mask: that gives NaN for an infinite g and -0); its node keeps out in the graph
-              lambda g, out: _threshold_backward(g, out), float_only=False, quiet=False)
-abs = _unary("abs", lambda a: np.abs(a), lambda g, a: g * sign(a), float_only=False)
+              lambda g, out: _threshold_backward(g, out), float_only=False, quiet=False,
+              fast=lambda g, out: _threshold_bw_np(g, out))
+abs = _unary("abs", lambda a: np.abs(a), lambda g, a: g * sign(a), float_only=False,
+             fast=lambda g, a: g * sign.op.forward(a))
 def _refuse_bool(fn, make_error):
     """A unary function that raises PyTorch's error on a bool tensor first."""
     def f(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -91,7 +145,7 @@ relu = _refuse_bool(relu, lambda: RuntimeError("Boolean inputs not supported for
 absolute = abs
 sign = _unary("sign", lambda a: (np.sign(np.nan_to_num(a, nan=0.0)) if a.dtype.kind == "f"  # sign(NaN) = 0
                                  else np.sign(a) if a.dtype.kind != "b" else a.copy()),
-              lambda g: zeros_like_grad(g), float_only=False)  # PyTorch: zeros_like(grad), never NaN or -0
+              lambda g: zeros_like_grad(g), float_only=False, fast=lambda g: np.zeros_like(g))  # PyTorch: zeros_like(grad), never NaN or -0
 square = None  # defined below as a composite
 
 
@@ -132,6 +186,12 @@ def _apply_promoted(op, a: Tensor, b: Tensor) -> Tensor:
     if a._data.dtype == b._data.dtype:
         return apply_binary(op, a, b)
     return apply(op, (a, b), None, D.promote_types(a.dtype, b.dtype))
+
+
+def _threshold_bw_np(g, out):
+    from .nn.activation import _threshold_bw_np as tb
+
+    return tb(g, out, threshold=0)
 
 
 def _threshold_backward(g: Tensor, out: Tensor) -> Tensor:
@@ -244,11 +304,12 @@ def _doc(name: str, node: str, example: str | None) -> str:
 
 
 def _unary_with_inplace(name: str, fw, rule, *, node: str | None = None, policy: str = "float", kernel: str | None = None,
-           example: str | None = None, inplace: tuple[str, str] | None = None):
+           example: str | None = None, inplace: tuple[str, str] | None = None, fast=None):
     """A unary primitive plus its function ``name(input, *, out=None)`` and method ``name_``
     (``inplace``: (name, node) of the in-place form's own primitive, where PyTorch names its node
-    differently)."""
-    op = primitive(name, _quiet(fw), node=node, a=rule)
+    differently; ``fast``: the rule on arrays, the op's declared first-order path)."""
+    fast = fast and {"a": fast}
+    op = primitive(name, _quiet(fw), node=node, a=rule, fast=fast)
     op_ = op if inplace is None else primitive(inplace[0], op.forward, node=inplace[1], a=rule)
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -309,26 +370,35 @@ def _angle_np(a):
 angle, _ = _unary_with_inplace("angle", _angle_np, _zero_rule,
                   example="torch.angle(torch.tensor([-2., 0., 3.])) -> tensor([3.1416, 0.0000, 0.0000])")
 rsqrt, rsqrt_ = _unary_with_inplace("rsqrt", lambda a: 1 / np.sqrt(a), lambda g, out: g * -0.5 * out * out * out,
+                       fast=lambda g, out: g * -0.5 * out * out * out,
                        example="torch.rsqrt(torch.tensor([4., 0.25])) -> tensor([0.5000, 2.0000])")
 exp2, exp2_ = _unary_with_inplace("exp2", lambda a: np.exp2(a), lambda g, out: g * out * _LN2,
+                     fast=lambda g, out: g * out * _LN2,
                      example="torch.exp2(torch.tensor([0, 3])) -> tensor([1., 8.])")
 expm1, expm1_ = _unary_with_inplace("expm1", lambda a: np.expm1(a), lambda g, out: g * (out + 1),
+                       fast=lambda g, out: g * (out + 1),
                        example="torch.expm1(torch.tensor([0.])) -> tensor([0.])")
 log2, log2_ = _unary_with_inplace("log2", lambda a: np.log2(a), lambda g, a: g / (a * _LN2),
+                     fast=lambda g, a: g / (a * _LN2),
                      example="torch.log2(torch.tensor([1., 8.])) -> tensor([0., 3.])")
 log10, log10_ = _unary_with_inplace("log10", lambda a: np.log10(a), lambda g, a: g / (a * _LN10),
+                       fast=lambda g, a: g / (a * _LN10),
                        example="torch.log10(torch.tensor([1., 10.])) -> tensor([0., 1.])")
 log1p, log1p_ = _unary_with_inplace("log1p", lambda a: np.log1p(a), lambda g, a: g / (a + 1), node="Log1PBackward0",
+                       fast=lambda g, a: g / (a + 1),
                        example="torch.log1p(torch.tensor([0.])) -> tensor([0.])")
 asin, asin_ = _unary_with_inplace("asin", lambda a: np.arcsin(a), lambda g, a: g * rsqrt(1 - a * a),
                      example="torch.asin(torch.tensor([0.])) -> tensor([0.])")
 acos, acos_ = _unary_with_inplace("acos", lambda a: np.arccos(a), lambda g, a: -g * rsqrt(1 - a * a),
                      example="torch.acos(torch.tensor([1.])) -> tensor([0.])")
 atan, atan_ = _unary_with_inplace("atan", lambda a: np.arctan(a), lambda g, a: g / (a * a + 1),
+                     fast=lambda g, a: g / (a * a + 1),
                      example="torch.atan(torch.tensor([0.])) -> tensor([0.])")
 sinh, sinh_ = _unary_with_inplace("sinh", lambda a: np.sinh(a), lambda g, a: g * cosh(a),
+                     fast=lambda g, a: g * np.cosh(a),
                      example="torch.sinh(torch.tensor([0.])) -> tensor([0.])")
 cosh, cosh_ = _unary_with_inplace("cosh", lambda a: np.cosh(a), lambda g, a: g * sinh(a),
+                     fast=lambda g, a: g * np.sinh(a),
                      example="torch.cosh(torch.tensor([0.])) -> tensor([1.])")
 asinh, asinh_ = _unary_with_inplace("asinh", lambda a: np.arcsinh(a), lambda g, a: g * rsqrt(a * a + 1),
                        inplace=("asinh_", "AsinhBackward1"),
@@ -337,6 +407,7 @@ acosh, acosh_ = _unary_with_inplace("acosh", lambda a: np.arccosh(a), lambda g, 
                        inplace=("acosh_", "AcoshBackward1"),
                        example="torch.acosh(torch.tensor([1.])) -> tensor([0.])")
 atanh, atanh_ = _unary_with_inplace("atanh", lambda a: np.arctanh(a), lambda g, a: g / (1 - a * a),
+                       fast=lambda g, a: g / (1 - a * a),
                        inplace=("atanh_", "AtanhBackward1"),
                        example="torch.atanh(torch.tensor([0.])) -> tensor([0.])")
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
@@ -364,6 +435,7 @@ trunc, trunc_ = _unary_with_inplace("trunc", _floor_like(np.trunc), _zero_rule, 
                        example="torch.trunc(torch.tensor([-1.5, 1.5])) -> tensor([-1.,  1.])")
 fix, fix_ = trunc, trunc_
 frac, frac_ = _unary_with_inplace("frac", lambda a: a - np.trunc(a), lambda g: g, policy="fonly", kernel="frac_cpu",
+                     fast=lambda g: g,
                      example="torch.frac(torch.tensor([-1.5, 2.25])) -> tensor([-0.5000,  0.2500])")
 sinc, sinc_ = _unary_with_inplace(
     "sinc", lambda a: _sinc_np(a),
@@ -429,14 +501,16 @@ def _logit_fw(a, *, eps):
 
 def _logit_rule(g, a, eps):
     # d/dx log(x / (1 - x)) = 1 / (x (1 - x)); NaN outside [0, 1], or 0 where eps clamped.
-    # PyTorch has two forms: under create_graph (grad mode on) the formula, where a NaN input
-    # gets 0 with eps; otherwise its logit_backward kernel, where a NaN input gives NaN and
-    # x = -0 counts as +0 (gradient +inf, not -inf).
-    if grad_mode.state.enabled:
-        d = g / (a * (1 - a))
-        if eps is None:
-            return where(logical_or(a < 0, a > 1), math.nan, d)
-        return where((a >= eps) & (a <= 1 - eps), d, 0.0)
+    # PyTorch has two forms: under create_graph the formula (here), where a NaN input gets 0
+    # with eps; in a first-order backward its logit_backward kernel (the fast path below).
+    d = g / (a * (1 - a))
+    if eps is None:
+        return where(logical_or(a < 0, a > 1), math.nan, d)
+    return where((a >= eps) & (a <= 1 - eps), d, 0.0)
+
+
+def _logit_first_order(g, a, eps):
+    # PyTorch's logit_backward kernel: a NaN input gives NaN, x = -0 counts as +0 (gradient +inf)
     x = a.abs()
     d = g / (x * (1 - x))
     if eps is None:
@@ -444,7 +518,8 @@ def _logit_rule(g, a, eps):
     return where(logical_or(a < eps, a > 1 - eps), 0.0, d)
 
 
-_logit = primitive("logit", _quiet(_logit_fw), node="LogitBackward0", a=_logit_rule)
+_logit = primitive("logit", _quiet(_logit_fw), node="LogitBackward0", a=_logit_rule,
+                   fast={"a": on_arrays(_logit_first_order)})
 
 
 def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:

@@ -1,29 +1,35 @@
-"""First-order backward of ``array_rules`` ops, compiled per op into one plain function.
+"""The first-order backward of an op with a declared fast path, compiled per op into one function.
 
-An op declared with ``array_rules=True`` (see ``_ops/_registry.primitive``) has rules that
-are plain arithmetic, so when no graph is being recorded they may run on the NumPy arrays
-directly.  Interpreting the op's argument plan for every node costs more than the
-arithmetic on small tensors, so each such op gets a function generated from its plan,
-for example for ``mul`` (saved ``a`` and ``b``)::
+An op declared with ``fast={input: fn}`` (see ``_ops/_registry.primitive``) has, for each
+differentiable input, a NumPy function computing what the input's rule computes.  When no
+graph is being recorded the engine calls it on the arrays instead of running the rule on
+Tensors.  Interpreting the op's argument plan for every node costs more than the arithmetic
+on small tensors, so each such op gets a function generated from its plan, for example for
+``mul`` (saved ``a`` and ``b``)::
 
-    def backward(node, g, needed):
+    def backward(node, grads, needed):
+        g = grads[0]
         gd = g._data
         dt = gd.dtype
         saved = node.saved
         nf = node._next
-        a0 = _load(saved, 0, node, dt)      # the array of saved input 'a', version-checked
-        if a0 is None: return None          # not an array of the gradient's dtype
-        a1 = _load(saved, 2, node, dt)
-        if a1 is None: return None
+        use0 = nf[0] is not None and (needed is None or needed[0])
+        use1 = ...
+        if use1:                            # saved input 'a', read by the rule of input 1
+            v = saved[0]; ver = saved[1]    # (its version checked, as the rule's would be)
+            ...
+            if a0.dtype != dt: return None  # not an array of the gradient's dtype: the rules run
+        ...
         out = [None, None]
-        if nf[0] is not None and (needed is None or needed[0]):
-            r = rule0(gd, a1)
+        if use0:
+            r = fast0(gd, a1)
             out[0] = g if r is gd else <r wrapped in a Tensor, inline>
         ...
         return out
 
-It returns None when some argument does not qualify (a mixed-dtype op, a tensor-valued
-static): the node then runs its rules on Tensors as usual.
+It returns None when some argument does not qualify (a saved differentiable input or output
+of another dtype than the gradient, a Tensor or NumPy-scalar static): the node then runs its
+rules on Tensors as usual.
 """
 from __future__ import annotations
 
@@ -34,111 +40,107 @@ import numpy as np
 from . import grad_mode
 from .graph import SavedTensor
 
-__all__ = ["compile_array_backward"]
+__all__ = ["compile_fast_backward"]
 
-ARG_G, ARG_SAVED, ARG_STATIC, ARG_SHAPE = 0, 1, 2, 3  # the plan kinds array rules may use (see _registry)
+ARG_G, ARG_SAVED, ARG_STATIC, ARG_SHAPE = 0, 1, 2, 3  # the plan kinds fast paths may use (see _registry)
 
 
-def _load(saved: tuple, j: int, node, dt):
-    """The array of saved entry ``j`` (an (entry, version) pair), or None if not of dtype ``dt``."""
-    v = saved[j]
-    ver = saved[j + 1]
-    if ver is None:
-        a = v.unpack_data(node)
-    else:
-        vc = v._vc
-        if (0 if vc is None else vc[0]) != ver:
-            SavedTensor._of_input(v, ver)._raise_modified(node)
-        a = v._data
-    return a if a.dtype == dt else None
+def _load(saved: tuple, j: int, node):
+    """The array of saved entry ``j`` held as a SavedTensor (an output, a hooked save)."""
+    return saved[j].unpack_data(node)
 
 
 def _modified(t, version: int, node) -> None:
     SavedTensor._of_input(t, version)._raise_modified(node)
 
 
-def _number(static: dict, key: str):
-    """A static argument usable in array arithmetic (a Python number), else None."""
-    v = static[key]
-    t = type(v)
-    return v if t is float or t is int else None
-
-
-def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type, strict: bool = True) -> Callable:
-    """``backward(node, g, needed) -> list | None`` for an op's array rules and plan.
+def compile_fast_backward(op, tensor_cls: type) -> Callable:
+    """``backward(node, grads, needed) -> list | None`` for ``op``'s fast functions (``op.fast``).
 
     ``tensor_cls``: the Tensor class; results are wrapped inline, as ``Tensor._wrap`` does
-    (a 0-d NumPy result is a scalar: made a 0-d array again).  ``strict`` (rules that are
-    plain arithmetic): every saved array must have the gradient's dtype and every static
-    must be a number, else None (the Tensor rules run).  NumPy twins written for an op
-    (not strict) take their arguments as they are; an input's shape comes from the node.
+    (a 0-d NumPy result is a scalar: made a 0-d array again).
     """
-    lines = ["def backward(node, g, needed):",
-             "    gd = g._data",
-             "    dt = gd.dtype",
-             "    saved = node.saved",
-             "    static = node.static",
-             "    nf = node._next"]
-    # Which rules run this time: a saved input is loaded (and its version checked) only when a
-    # rule that runs reads it, as PyTorch only checks what the needed derivatives use (``y = x * c``
+    from .._ops._registry import _plan_arg
+
+    fns = op.fast
+    plans = tuple(tuple(_plan_arg(a, op) for a in _params(f)) if f is not None else () for f in fns)
+    # saved entries whose dtype must be the gradient's: the output and the differentiable inputs
+    # (a loss's integer target, say, is passed as it is)
+    must_match = {2 * k for k, name in enumerate(op.saved_names)
+                  if name == "out" or op.rules[op.inputs.index(name)] is not None}
+    multi = op.n_out > 1
+    lines = ["def backward(node, grads, needed):"]
+    if multi:  # (a multi-output op's fast functions take the list of output gradients, zeros for None)
+        lines += ["    gd = [t._data for t in _materialize(grads, node.out_meta)]",
+                  "    dt = gd[0].dtype"]
+    else:
+        lines += ["    g = grads[0]",
+                  "    gd = g._data",
+                  "    dt = gd.dtype"]
+    lines += ["    saved = node.saved",
+              "    static = node.static",
+              "    nf = node._next"]
+    # Which fast functions run this time: a saved input is loaded (and its version checked) only when
+    # one that runs reads it, as PyTorch only checks what the needed derivatives use (``y = x * c``
     # with a constant ``c``, then ``x.add_(1)``, must still backpropagate).
-    users: dict = {}  # plan entry -> indices of the rules reading it
-    for i, (rule, plan) in enumerate(zip(rules, arg_plan)):
-        if rule is not None:
+    users: dict = {}  # plan entry -> indices of the functions reading it
+    for i, plan in enumerate(plans):
+        if fns[i] is not None:
             for entry in plan:
                 users.setdefault(entry, []).append(i)
-    for i, rule in enumerate(rules):
-        if rule is not None:
+    for i, f in enumerate(fns):
+        if f is not None:
             lines.append(f"    use{i} = nf[{i}] is not None and (needed is None or needed[{i}])")
     names: dict = {}  # plan entry -> local variable
-    for plan in arg_plan:
+    for plan in plans:
         for kind, key in plan:
             if kind == ARG_G or (kind, key) in names:
                 continue
             var = f"a{len(names)}"
             names[(kind, key)] = var
-            if kind == ARG_SAVED:  # (_load inlined for a directly saved input)
+            if kind == ARG_SAVED:  # (SavedTensor.unpack_data inlined for a directly saved input)
                 guard = " or ".join(f"use{i}" for i in users[(kind, key)])
                 lines += [f"    if {guard}:",
                           f"        v = saved[{key}]",
                           f"        ver = saved[{key + 1}]",
                           "        if ver is None:",
-                          f"            {var} = _load(saved, {key}, node, dt)",
+                          f"            {var} = _load(saved, {key}, node)",
                           "        else:",
                           "            vc = v._vc",
                           "            if vc is not None and vc[0] != ver:",
                           "                _modified(v, ver, node)",
-                          f"            {var} = v._data if {'v._data.dtype == dt' if strict else 'True'} else None",
-                          f"        if {var} is None:",
-                          "            return None"]
-                continue
+                          f"            {var} = v._data"]
+                if key in must_match:
+                    lines += [f"        if {var}.dtype != dt:",
+                              "            return None"]
+                lines += ["    else:",
+                          f"        {var} = None"]
             elif kind == ARG_STATIC:
-                lines.append(f"    {var} = _number(static, {key!r})" if strict else f"    {var} = static[{key!r}]")
-                if not strict:
-                    continue  # (a static may be None)
-            elif kind == ARG_SHAPE and not strict:
+                lines += [f"    {var} = static[{key!r}]",
+                          f"    if isinstance({var}, _not_plain):",
+                          "        return None"]
+            elif kind == ARG_SHAPE:
                 lines.append(f"    {var} = node._in_meta[{key}][0]")
-                continue
             else:
-                raise ValueError(f"array rules cannot use plan kind {kind}")
-            lines.append(f"    if {var} is None:")
-            lines.append("        return None")
-    lines.append(f"    out = [None] * {len(rules)}")
-    env = {"_load": _load, "_number": _number, "_modified": _modified, "_new": object.__new__,
-           "_T": tensor_cls, "_nd": np.ndarray, "_array": np.array, "_state": grad_mode.state}
-    for i, (rule, plan) in enumerate(zip(rules, arg_plan)):
-        if rule is None:
+                raise ValueError(f"{op.name}: a fast path cannot use plan kind {kind}")
+    lines.append(f"    out = [None] * {len(fns)}")
+    env = {"_load": _load, "_modified": _modified, "_new": object.__new__, "_materialize": _materialize,
+           "_T": tensor_cls, "_nd": np.ndarray, "_array": np.array, "_gen": np.generic, "_state": grad_mode.state,
+           "_not_plain": (tensor_cls, np.generic)}
+    for i, (f, plan) in enumerate(zip(fns, plans)):
+        if f is None:
             continue
-        env[f"rule{i}"] = rule
+        env[f"fast{i}"] = f
         args = ", ".join("gd" if kind == ARG_G else names[(kind, key)] for kind, key in plan)
         lines.append(f"    if use{i}:")
-        lines.append(f"        r = rule{i}({args})")
-        # (an identity rule hands the incoming Tensor on, as the Tensor path does)
-        lines += ["        if r is gd:",
-                  f"            out[{i}] = g",
-                  "        else:",
+        lines.append(f"        r = fast{i}({args})")
+        if not multi:  # (an identity function hands the incoming Tensor on, as the Tensor path does)
+            lines += ["        if r is gd:",
+                      f"            out[{i}] = g",
+                      "            r = None"]
+        lines += ["        if r is not None:",
                   "            t = _new(_T)",
-                  "            t._data = r if type(r) is _nd else _array(r)",
+                  "            t._data = r if type(r) is _nd else r.__array__() if isinstance(r, _gen) else _array(r)",
                   "            t._requires_grad = False",
                   "            t._grad_fn = None",
                   "            t._output_nr = 0",
@@ -147,5 +149,17 @@ def compile_array_backward(rules: tuple, arg_plan: tuple, tensor_cls: type, stri
                   "                t.__dict__['_inference'] = True",
                   f"            out[{i}] = t"]
     lines.append("    return out")
-    exec(compile("\n".join(lines), "<array backward>", "exec"), env)
+    exec(compile("\n".join(lines), f"<fast backward of {op.name}>", "exec"), env)
     return env["backward"]
+
+
+def _params(f) -> tuple:
+    import inspect
+
+    return tuple(inspect.signature(f).parameters)
+
+
+def _materialize(grads, out_meta):
+    from .graph import _materialize as m
+
+    return m(grads, out_meta)

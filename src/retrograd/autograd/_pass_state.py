@@ -9,8 +9,11 @@ callbacks, run when the pass ends).
 from __future__ import annotations
 
 import collections
+import gc
 import itertools
 import threading
+
+import numpy as np
 
 from . import grad_mode
 
@@ -46,6 +49,31 @@ class _Run:
         self.create_graph = create_graph
         # reentrant checkpoint needs a plain backward (no autograd.grad, no inputs=)
         self.checkpoint_valid = checkpoint_valid
+
+
+class pass_environment:
+    """What a backward pass sets once for its whole length, not per op.
+
+    NumPy's floating-point error state: fast paths compute on arrays, and PyTorch returns
+    inf/NaN without a warning.  The cyclic garbage collector is paused: the graph holds no
+    reference cycles, and a collection triggered by the pass's own allocations (a
+    ``create_graph`` pass records nodes) would walk the whole graph.
+    """
+
+    __slots__ = ("collecting", "errstate")
+
+    def __enter__(self) -> None:
+        self.collecting = gc.isenabled()
+        if self.collecting:
+            gc.disable()
+        self.errstate = np.errstate(divide="ignore", invalid="ignore", over="ignore")
+        self.errstate.__enter__()
+
+    def __exit__(self, *exc) -> bool:
+        self.errstate.__exit__(*exc)
+        if self.collecting:
+            gc.enable()
+        return False
 
 
 def current_run_id() -> int | None:

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import grad_mode
 from ._pass_state import (MAX_REENTRANT_DEPTH, _local, _Run, current_run_id, execution_engine,  # noqa: F401
-                          execution_order, queue_callback, run_final_callbacks, run_on_fresh_thread,
+                          execution_order, pass_environment, queue_callback, run_final_callbacks, run_on_fresh_thread,
                           will_receive_grad)
 from .anomaly_mode import anomaly_state, report_anomaly
 from .graph import (AccumulateGrad, _saved_hooks_stack, accumulate_into_leaf, accumulate_leaf,  # noqa: F401
@@ -54,9 +54,10 @@ def run_backward(outputs, grads, retain_graph: bool, create_graph: bool, inputs=
     if len(_local.stack) >= MAX_REENTRANT_DEPTH:  # (deep reentrant backward: see _pass_state)
         return run_on_fresh_thread(run_backward, outputs, grads, retain_graph, create_graph, inputs, allow_unused,
                                    capture)
-    if _chosen[0] == "fast":
-        return fast_engine.run_fast(outputs, grads, retain_graph, create_graph, inputs, capture)
-    return run_reference(outputs, grads, retain_graph, create_graph, inputs, capture)
+    with pass_environment():  # (NumPy's error state and the garbage collector, once per pass)
+        if _chosen[0] == "fast":
+            return fast_engine.run_fast(outputs, grads, retain_graph, create_graph, inputs, capture)
+        return run_reference(outputs, grads, retain_graph, create_graph, inputs, capture)
 
 
 def set_backward_engine(name: str) -> None:

@@ -11,8 +11,8 @@ where measuring showed the reference's helper calls cost time on small tensors
   runs without a heap push and pop per node;
 * a leaf's sink whose only gradient has just arrived accumulates at once;
 * gradient sums the engine made itself are added into in place, not reallocated;
-* an op node with a compiled first-order backward on arrays (``_array_backward``) is
-  called directly, one call less per node.
+* an op node with a declared fast path (``_fast_backward``, compiled from the op's ``fast=``
+  slot) is called directly, one call less per node.
 
 The op suite runs against both engines (``RETROGRAD_ENGINE=reference``, see tests/conftest.py).
 """
@@ -135,9 +135,9 @@ def run_fast(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None
             elif slow_calls:
                 grads_in = call_rules(node, gbuf, mask)
             else:
-                ab = node._array_backward if array_path else None
+                ab = node._fast_backward if array_path else None
                 if ab is not None and node.saved is not _RELEASED:
-                    grads_in = ab(node, gbuf[0], mask)
+                    grads_in = ab(node, gbuf, mask)
                     if grads_in is None:
                         grads_in = node.apply(gbuf, mask)
                 else:

@@ -115,7 +115,7 @@ class Node:
     _n_fixed = 0  # the number of outputs when every node of the class has the same (0: ask _num_outputs)
     # For the engine's hot loop (see OpNode): a compiled first-order backward on arrays, and
     # whether release() only drops ``saved`` (then the engine does that inline).
-    _array_backward = None
+    _fast_backward = None
     _releases_saved = False
     _hooked = False  # set by the four fields below: the engine's one check per node
     _post_hooks = _HookField()
@@ -474,8 +474,8 @@ class OpNode(Node):
         op = self.op
         if self.saved is _RELEASED:
             raise RuntimeError(FREED_MSG)
-        if op.array_rules and not _grad_state.enabled and not _prof_state.on:
-            out = op.array_backward(self, grads[0], needed)  # (autograd/_array_backward.py)
+        if op.fast_backward is not None and not _grad_state.enabled and not _prof_state.on:
+            out = op.fast_backward(self, grads, needed)  # the op's declared fast path (autograd/_array_backward.py)
             if out is not None:
                 return out
         g = grads[0] if op.n_out == 1 else _materialize(grads, self.out_meta)

@@ -10,6 +10,8 @@ IMG = T((2, 3, 5, 4))
 SPECS = [
     OpSpec("softmax", [S(IMG, 1), S(T((4,)), 0), S(T((3, 4)), -1)], method=True),
     OpSpec("log_softmax", [S(IMG, 1), S(T((3, 4)), -1)], method=True),
+    OpSpec("nn.functional.relu", [S(T((3, 4)))]),
+    OpSpec("nn.functional.threshold", [S(T((3, 4)), 0.1, -2.0)]),
     OpSpec("nn.functional.leaky_relu", [S(T((3, 4)), 0.2)]),
     OpSpec("nn.functional.elu", [S(T((3, 4)), 0.7)]),
     OpSpec("nn.functional.gelu", [S(T((3, 4))), S(T((3, 4)), approximate="tanh")]),

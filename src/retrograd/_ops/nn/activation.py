@@ -58,7 +58,7 @@ def _log_softmax_bw_np(gy, y, *, dim):
 _softmax_op = primitive("softmax", _softmax_np, node="SoftmaxBackward0",
                         x=lambda g, out, dim: out * (g - _sum(g * out, dim, True)))
 _log_softmax_op = primitive("log_softmax", _log_softmax_np, node="LogSoftmaxBackward0",
-                            array_rules={"x": lambda g, out, dim: _log_softmax_bw_np(g, out, dim=dim)},
+                            fast={"x": lambda g, out, dim: _log_softmax_bw_np(g, out, dim=dim)},
                             x=lambda g, out, dim: apply(_log_softmax_bw_op, (g, out), {"dim": dim}))
 # r = gy - e * sum(gy) with e = exp(y):  d/dgy = G - sum(G e);  d/dy = -G e sum(gy)
 # (the input is ``y``, not ``out``: in a rule ``out`` names the op's own output)
@@ -160,13 +160,13 @@ _threshold_bw_op = primitive("threshold_backward", _threshold_bw_np, node="Thres
 # (floating-point input only, so max(0, x) keeps x's dtype; zero first: where x is -0 the two
 # compare equal and NumPy returns the second operand, so relu(-0.) is -0. as in PyTorch)
 _relu_op = primitive("nn_relu", lambda x: np.maximum(0, x), node="ReluBackward0",
-                     array_rules={"x": lambda g, out: _threshold_bw_np(g, out, threshold=0)},
+                     fast={"x": lambda g, out: _threshold_bw_np(g, out, threshold=0)},
                      x=lambda g, out: _threshold_backward(g, out, 0))
 
 
 _threshold_op = primitive("threshold", lambda x, *, threshold, value: np.where(
                               x <= threshold, value, x).astype(x.dtype, copy=False), node="ThresholdBackward0",
-                          array_rules={"x": lambda g, x, threshold: _threshold_bw_np(g, x, threshold=threshold)},
+                          fast={"x": lambda g, x, threshold: _threshold_bw_np(g, x, threshold=threshold)},
                           x=lambda g, x, threshold: _threshold_backward(g, x, threshold))
 # threshold_ (in place): the same kernel and rule under PyTorch's in-place node name
 _threshold_inplace_op = primitive("threshold_inplace", _threshold_op.forward, node="ThresholdBackward1",

@@ -231,30 +231,35 @@ def _bias_grad(g: Tensor) -> Tensor:
     return _sum(g, (0,) + tuple(range(2, g.ndim)))
 
 
-def _conv_w_rule(g, x, w_shape, stride, padding, dilation, groups, cols):
+def _conv_w_fast(g, x, w_shape, stride, padding, dilation, groups, cols):
     memo = cols.cols if cols is not None else None
-    if memo is not None and not _grad_state.enabled:
-        # a plain backward (no graph to build): the weight gradient from the forward's columns
+    if memo is not None:  # the weight gradient from the forward's columns (used once)
         cols.cols = None
-        return apply(_conv_weight_cols_op, (g,), {"cols": memo, "w_shape": tuple(w_shape), "groups": groups})
-    return _conv_weight(x, g, w_shape, stride, padding, dilation, groups)
+        return _weight_from_cols(g, memo, w_shape, groups)
+    return _conv_weight_np(x, g, w_shape, stride, padding, dilation, groups)
 
 
-def _conv_weight_cols_np(g, *, cols, w_shape, groups):
-    return _weight_from_cols(g, cols, w_shape, groups)
+def _bias_grad_np(g):
+    return _bias_grad(_wrap(g, False, None, 0))._data  # (the rule's own sum, on a constant: no graph)
 
 
-# (no rules: only used while grad mode is off, i.e. when no graph of the backward is built)
-_conv_weight_cols_op = primitive("conv_weight_columns", _conv_weight_cols_np, node="ConvolutionBackwardBackward0")
 # PyTorch computes all three gradients in one convolution_backward(grad, input, weight) node, so
 # under create_graph each of them is linked to the input and the weight: keep_graph does that
 _CBB = "ConvolutionBackwardBackward0"
 _conv_rules = dict(
     x=lambda g, x, w, x_shape, stride, padding, dilation, groups: keep_graph(
         _conv_input(g, w, x_shape, stride, padding, dilation, groups), x, node=_CBB),
-    w=_conv_w_rule)
-_convolution = primitive("convolution", _follow(_conv_fw), node="ConvolutionBackward0", **_conv_rules)
+    w=lambda g, x, w_shape, stride, padding, dilation, groups, cols: _conv_weight(
+        x, g, w_shape, stride, padding, dilation, groups))
+# The fast path: the same kernels on arrays; the weight gradient from the forward's columns
+_conv_fast = dict(
+    x=lambda g, w, x_shape, stride, padding, dilation, groups: _conv_input_op.forward(
+        g, w, x_shape=tuple(x_shape), stride=stride, padding=padding, dilation=dilation, groups=groups),
+    w=_conv_w_fast)
+_convolution = primitive("convolution", _follow(_conv_fw), node="ConvolutionBackward0", fast=_conv_fast,
+                         **_conv_rules)
 _convolution_b = primitive("convolution_bias", _follow(_conv_b_fw), node="ConvolutionBackward0",
+                           fast=dict(_conv_fast, b=lambda g: _bias_grad_np(g)),
                            b=lambda g, x, w: keep_graph(_bias_grad(g), x, w, node=_CBB), **_conv_rules)
 # In these rules ``g`` is the incoming gradient (shape of x) and the input named ``g`` in
 # the forward is called ``gy`` to keep the two apart.

@@ -39,7 +39,7 @@ def _weight_grad(gy: Tensor, x: Tensor) -> Tensor:
 
 
 _linear_op = primitive("linear", _linear_np, node="MmBackward0",
-                       array_rules={"x": lambda g, w: blas_mm(g, w), "w": lambda g, x: g.T @ x},
+                       fast={"x": lambda g, w: blas_mm(g, w), "w": lambda g, x: g.T @ x},
                        x=lambda g, w: _mm(g, w),
                        w=lambda g, x: _weight_grad(g, x))
 # input order (bias, input, weight) is addmm's, so next_functions line up with PyTorch's
@@ -50,7 +50,7 @@ def _sum_rows(g: Tensor) -> Tensor:
 
 _ROWS = {"dims": (0,), "keepdim": False}
 _linear_b_op = primitive("linear_bias", _linear_b_np, node="AddmmBackward0",
-                         array_rules={"b": lambda g: _add_reduce(g, axis=(0,)), "x": lambda g, w: blas_mm(g, w),
+                         fast={"b": lambda g: _add_reduce(g, axis=(0,)), "x": lambda g, w: blas_mm(g, w),
                                       "w": lambda g, x: g.T @ x},
                          b=lambda g: _sum_rows(g),
                          x=lambda g, w: _mm(g, w),

@@ -121,7 +121,7 @@ def _nll_plain_twin(g, x, x_shape, target, reduction):
 # (the gradient is constant in x; under create_graph it stays linked to x as PyTorch's
 # nll_loss_backward(grad, self, ...) node is, see _keep_graph.py)
 _nll_plain_op = primitive("nll_loss_plain", _nll_plain_fw, node="NllLossBackward0",
-                          array_rules={"x": _nll_plain_twin},
+                          fast={"x": _nll_plain_twin},
                           x=lambda g, x, x_shape, target, reduction: keep_graph(
                               _nll_plain_rule(g, x_shape, target, reduction), x, node="NllLossBackwardBackward0"))
 

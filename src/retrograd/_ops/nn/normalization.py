@@ -100,10 +100,9 @@ def _dx_np(g, x, w, eps, rows, aff, pshape, wb, stash):
     xhat, rstd = _xhat_np(x, rows, stash)
     g = _up(g)
     gw = (g.reshape(aff) * _up(w).reshape(pshape)).reshape(rows) if wb[0] else g.reshape(rows)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        dx = xhat * _rowmean_np(gw * xhat)
-        np.subtract(gw, dx, out=dx)
-        dx -= _rowmean_np(gw)
+    with np.errstate(invalid="ignore", divide="ignore"):  # (in the rule's order: the same roundings)
+        dx = gw - _rowmean_np(gw)
+        dx -= xhat * _rowmean_np(gw * xhat)
         dx *= rstd
     return dx.reshape(x.shape).astype(x.dtype, copy=False)
 
@@ -174,10 +173,10 @@ def _dw_np2(g, x, w, eps, rows, aff, pdims, stash, w_shape):
 
 
 _layer_norm_op = primitive("native_layer_norm", _norm_fw, node="NativeLayerNormBackward0",
-                           array_rules={"x": _dx_np, "w": _dw_np2, "b": _db_np2},
+                           fast={"x": _dx_np, "w": _dw_np2, "b": _db_np2},
                            **_layer_norm_rules("NativeLayerNormBackwardBackward0"))
 _group_norm_op = primitive("native_group_norm", _norm_fw, node="NativeGroupNormBackward0",
-                           array_rules={"x": _dx_np, "w": _dw_np, "b": _db_np}, x=_group_dx_rule, w=_dw_rule,
+                           fast={"x": _dx_np, "w": _dw_np, "b": _db_np}, x=_group_dx_rule, w=_dw_rule,
                            b=_db_rule)
 
 

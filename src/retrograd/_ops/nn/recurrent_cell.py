@@ -7,17 +7,15 @@ some 800 small ops per training step.  Here the step is one node:
     gates = xp + h @ w.T + b;  i, f, g, o = split(gates, 4)
     c' = sigmoid(f) * c + sigmoid(i) * tanh(g);   h' = sigmoid(o) * tanh(c')
 
-Its first-order backward is one NumPy function for all five inputs (the rules of one node
-share it through a one-entry cache keyed by the gradient list the engine hands them).  When
-a graph of the backward is being built (create_graph), the same formulas run as public ops
-(``_step_bw_ops``), so every derivative stays differentiable.
+Its rules compute the backward from public ops (``_step_bw_ops``), so every derivative stays
+differentiable; its declared fast path (a first-order backward) is one NumPy function for all
+five inputs.  The five rules (or fast functions) of one node share one computation through a
+one-entry cache keyed by the gradient list the engine hands them.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
 from .._registry import apply, primitive
 from ..joining import chunk
 from ..unary import _sigmoid_np, sigmoid, tanh
@@ -69,22 +67,17 @@ def _step_bw_ops(gh, gc, xp, h, c, w, b) -> tuple:
     return d_gates, d_gates @ w, dc2 * sf, d_gates.t() @ h, d_gates.sum(0)
 
 
-def _all_grads(slot: list, g, xp, graph_fn, numpy_fn) -> tuple:
+def _all_grads(slot: list, g, xp, compute) -> tuple:
     """Every input's gradient of one fused node, computed once.
 
-    The node's rules run one after another; the first computes all the gradients (with
-    ``graph_fn``, public ops, when a graph of the backward is being built, else with
-    ``numpy_fn``) and leaves them in ``slot`` for the others.  The entry is keyed by the
-    incoming gradient and the node's own input ``xp``: one gradient Tensor may reach two
-    nodes (through an addition, say).
+    The node's rules (or, in a first-order backward, its fast functions) run one after
+    another; the first computes all the gradients (``compute``) and leaves them in ``slot`` for
+    the others.  The entry is keyed by the incoming gradient list and the node's own input
+    ``xp``: one gradient may reach two nodes (through an addition, say).
     """
     entry = slot[0]
     if entry is None or entry[0] is not g or entry[2] is not xp:
-        if grad_mode.state.enabled:
-            grads = graph_fn()
-        else:
-            grads = tuple(Tensor._wrap(a, False, None, 0) for a in numpy_fn())
-        entry = slot[0] = (g, grads, xp)
+        entry = slot[0] = (g, compute(), xp)
     return entry[1]
 
 
@@ -93,13 +86,18 @@ _last: list = [None]  # (gradient list, the five gradients, xp)
 
 def _rule(k: int):
     def rule(g, xp, h, c, w, b, stash):
-        inputs = (xp, h, c, w, b)
-        return _all_grads(_last, g, xp, lambda: _step_bw_ops(g[0], g[1], *inputs),
-                          lambda: _step_bw_np(g[0]._data, g[1]._data, *[t._data for t in inputs], stash))[k]
+        return _all_grads(_last, g, xp, lambda: _step_bw_ops(g[0], g[1], xp, h, c, w, b))[k]
     return rule
 
 
+def _fast(k: int):
+    def fast(g, xp, h, c, w, b, stash):
+        return _all_grads(_last, g, xp, lambda: _step_bw_np(g[0], g[1], xp, h, c, w, b, stash))[k]
+    return fast
+
+
 _step_op = primitive("lstm_step", _step_fw, node="ThnnFusedLstmCellBackward0", n_out=2,
+                     fast={"xp": _fast(0), "h": _fast(1), "c": _fast(2), "w": _fast(3), "b": _fast(4)},
                      xp=_rule(0), h=_rule(1), c=_rule(2), w=_rule(3), b=_rule(4))
 
 
@@ -159,13 +157,18 @@ _gru_last: list = [None]
 
 def _gru_rule(k: int):
     def rule(g, xp, h, w, b):
-        inputs = (xp, h, w, b)
-        return _all_grads(_gru_last, g, xp, lambda: _gru_bw_ops(g, *inputs),
-                          lambda: _gru_bw_np(g._data, *[t._data for t in inputs]))[k]
+        return _all_grads(_gru_last, g, xp, lambda: _gru_bw_ops(g, xp, h, w, b))[k]
     return rule
 
 
+def _gru_fast(k: int):
+    def fast(g, xp, h, w, b):
+        return _all_grads(_gru_last, g, xp, lambda: _gru_bw_np(g, xp, h, w, b))[k]
+    return fast
+
+
 _gru_op = primitive("gru_step", _gru_fw, node="ThnnFusedGruCellBackward0",
+                    fast={"xp": _gru_fast(0), "h": _gru_fast(1), "w": _gru_fast(2), "b": _gru_fast(3)},
                     xp=_gru_rule(0), h=_gru_rule(1), w=_gru_rule(2), b=_gru_rule(3))
 
 

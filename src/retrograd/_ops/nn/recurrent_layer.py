@@ -12,8 +12,9 @@ gradients with one GEMM each over all steps:
 
     dW_ih = sum_t dgates_t^T x_t = D^T X,   dW_hh = D^T H_prev,   db = sum of D's rows
 
-When a graph of the backward is being built (create_graph), the layer is recomputed from
-public ops and differentiated with ``autograd.grad``, so every derivative stays differentiable.
+The rules recompute the layer from public ops and differentiate it with ``autograd.grad``, so
+every derivative stays differentiable; the NumPy loop above is the op's declared fast path, which
+a first-order backward runs.
 
 >>> import retrograd as torch
 >>> out, (h, c) = torch.nn.LSTM(3, 4)(torch.randn(5, 2, 3))
@@ -123,6 +124,14 @@ def _layer_bw_np(g_out, g_h, g_c, x, w_ih, w_hh, h0, c0, reverse, stash) -> tupl
 
 def _layer_bw_ops(grads, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse) -> tuple:
     """The same gradients as a graph: recompute the layer from public ops, then ``autograd.grad``."""
+    from ...autograd import grad_mode
+
+    building = grad_mode.state.enabled  # (a graph of the backward is wanted: keep the recomputation's)
+    with grad_mode.set_grad_enabled(True):  # (the recomputation is differentiated even in a first-order pass)
+        return _layer_bw_graph(grads, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse, building)
+
+
+def _layer_bw_graph(grads, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse, building: bool) -> tuple:
     from ...autograd import grad as _grad
     from .linear import linear_2d
     from ..unary import sigmoid, tanh
@@ -142,7 +151,7 @@ def _layer_bw_ops(grads, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse) -> tuple:
     outs = (stack(hs, 0), h, c)
     inputs = (x, w_ih, w_hh, b_ih, b_hh, h0, c0)
     wanted = [k for k, v in enumerate(inputs) if v.requires_grad]
-    got = _grad(outs, [inputs[k] for k in wanted], grads, create_graph=True, allow_unused=True,
+    got = _grad(outs, [inputs[k] for k in wanted], grads, create_graph=building, allow_unused=True,
                 materialize_grads=True)
     res: list = [None] * 7
     for k, gk in zip(wanted, got):
@@ -155,15 +164,21 @@ _last: list = [None]  # (gradient list, the seven gradients, x)
 
 def _rule(k: int):
     def rule(g, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse, stash):
-        return _all_grads(
-            _last, g, x,
-            lambda: _layer_bw_ops(g, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse),
-            lambda: _layer_bw_np(g[0]._data, g[1]._data, g[2]._data, x._data, w_ih._data, w_hh._data, h0._data,
-                                 c0._data, reverse, stash))[k]
+        return _all_grads(_last, g, x, lambda: _layer_bw_ops(g, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse))[k]
     return rule
 
 
+def _fast(k: int):
+    def fast(g, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse, stash):
+        return _all_grads(_last, g, x, lambda: _layer_bw_np(g[0], g[1], g[2], x, w_ih, w_hh, h0, c0, reverse,
+                                                            stash))[k]
+    return fast
+
+
+_NAMES = ("x", "w_ih", "w_hh", "b_ih", "b_hh", "h0", "c0")
+# The fast path: backpropagation through time in one NumPy loop (bench_models.py's LSTM)
 _layer_op = primitive("lstm_layer", _layer_fw, node="MkldnnRnnLayerBackward0", n_out=3,
+                      fast={name: _fast(k) for k, name in enumerate(_NAMES)},
                       x=_rule(0), w_ih=_rule(1), w_hh=_rule(2), b_ih=_rule(3), b_hh=_rule(4), h0=_rule(5),
                       c0=_rule(6))
 
