@@ -3,7 +3,8 @@
 ``grad``, ``grad_and_value``, ``vjp``, ``jvp``, ``linearize``, ``jacrev``, ``jacfwd``,
 ``hessian``, ``vmap`` and ``functional_call``.  They compose (``grad(grad(f))``,
 ``vmap(grad(f))``, ``jacrev(jacrev(f))``) and accept pytrees (tuples, lists, dicts) of
-tensors.  Everything runs on retrograd's reverse-mode tape; ``vmap`` is a loop over the batch.
+tensors.  ``grad``/``vjp``/``jacrev`` run on retrograd's reverse-mode tape, ``jvp``/``jacfwd``/
+``linearize`` on ``autograd.forward_ad``'s dual numbers, ``hessian`` forward-over-reverse.
 See docs/func.md for the differences from PyTorch.
 
 >>> import retrograd as torch
@@ -13,8 +14,9 @@ tensor([[2., 4.],
         [6., 8.]])
 """
 from ._functional_call import functional_call
-from ._grad import grad, grad_and_value, jvp, linearize, vjp
-from ._jac import hessian, jacfwd, jacrev
+from ._forward import hessian, jacfwd, jvp, linearize
+from ._grad import grad, grad_and_value, vjp
+from ._jac import jacrev
 from ._vmap import vmap
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "vjp",

@@ -1,9 +1,8 @@
-"""``jacrev``, ``jacfwd`` and ``hessian`` (PyTorch's ``torch.func`` API).
+"""``jacrev`` (PyTorch's ``torch.func`` API); ``jacfwd`` and ``hessian`` are in ``_forward``.
 
-Both Jacobians are built row by row with reverse mode: one vector-Jacobian product per output
+The Jacobian is built row by row with reverse mode: one vector-Jacobian product per output
 element against a one-hot cotangent, the rows stacked (``stack`` is differentiable, so
-``jacrev(jacrev(f))`` and ``hessian`` work).  ``jacfwd`` differs from ``jacrev`` only in its
-signature and in the error messages it raises (PyTorch's forward-mode wording).
+``jacrev(jacrev(f))`` works).
 
 The result is a pytree: the structure of ``func``'s output, each leaf holding the structure of
 the differentiated argument(s); a leaf's Jacobian has shape ``out.shape + input.shape``.
@@ -21,34 +20,27 @@ from ._core import (Scope, autograd_grad, check_argnums, replace_argnums, runnin
                     split_outputs)
 from ._pytree import tree_flatten, tree_unflatten
 
-__all__ = ["jacrev", "jacfwd", "hessian"]
+__all__ = ["jacrev"]
 
 _VJP = "vjp(f, *primals)"
-_JVP = "jvp(f, primals, tangents)"
 
 
-def _jacobian(func: Callable, args: tuple, argnums, has_aux: bool, fwd: bool):
-    api = _JVP if fwd else _VJP
+def _jacobian(func: Callable, args: tuple, argnums, has_aux: bool):
+    api = _VJP
     scope = Scope()
     with grad_mode.enable_grad():
         argnums = check_argnums(argnums, len(args))
         diff = slice_argnums(args, argnums)
         flat_diff, diff_spec = tree_flatten(diff)
-        if fwd:
-            for x in flat_diff:
-                if not isinstance(x, Tensor):  # (PyTorch fails reading x.numel() here)
-                    raise AttributeError(f"'{type(x).__name__}' object has no attribute 'numel'")
-                if not (x.is_floating_point() or x.is_complex()):
-                    raise ValueError(f"Expected primal to be floating point or complex, but got: {x.dtype}")
         handles = [scope.make_diff(x) for x in flat_diff]
         with running_user_function():
             out = func(*replace_argnums(args, argnums, tree_unflatten(handles, diff_spec)))
         flat_out, out_spec, aux = split_outputs(api, out, has_aux, scope)
         for o in flat_out:
-            if not fwd and not (o.is_floating_point() or o.is_complex()):
+            if not (o.is_floating_point() or o.is_complex()):
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
                                    f"Tensor with dtype {o.dtype}")
-        keep = scope.depends_on_outside(flat_out)
+        keep = scope.keep_graph(flat_out)
         jacs = [_jacobian_of_output(o, handles, keep) for o in flat_out]
     result = tree_unflatten([tree_unflatten([scope.finish(j) for j in row], diff_spec) for row in jacs], out_spec)
     if has_aux:
@@ -87,7 +79,7 @@ def jacrev(func: Callable, argnums: int | tuple[int, ...] = 0, *, has_aux: bool 
 
     @functools.wraps(func)
     def wrapper(*args):
-        return _jacobian(func, args, argnums, has_aux, fwd=False)
+        return _jacobian(func, args, argnums, has_aux, )
 
     return wrapper
 
@@ -97,33 +89,3 @@ def _check_randomness_arg(randomness: str) -> None:
         raise RuntimeError("Only allowed values for randomness are 'error', 'different', or 'same'. "
                            f"Got {randomness}")
 
-
-def jacfwd(func: Callable, argnums: int | tuple[int, ...] = 0, has_aux: bool = False, *,
-           randomness: str = "error") -> Callable:
-    """A function computing the Jacobian of ``func`` w.r.t. argument(s) ``argnums``.
-
-    Same result as ``jacrev`` (retrograd computes it in reverse mode too).
-
-    >>> import retrograd as torch
-    >>> torch.func.jacfwd(lambda x: x.sum() * x)(torch.tensor([1., 2.]))
-    tensor([[4., 1.],
-            [2., 5.]])
-    """
-    @functools.wraps(func)
-    def wrapper(*args):
-        _check_randomness_arg(randomness)
-        return _jacobian(func, args, argnums, has_aux, fwd=True)
-
-    return wrapper
-
-
-def hessian(func: Callable, argnums: int | tuple[int, ...] = 0) -> Callable:
-    """A function computing the Hessian of ``func`` w.r.t. argument(s) ``argnums``
-    (``jacfwd(jacrev(func, argnums), argnums)``).
-
-    >>> import retrograd as torch
-    >>> torch.func.hessian(lambda x: (x ** 3).sum())(torch.tensor([1., 2.]))
-    tensor([[ 6.,  0.],
-            [ 0., 12.]])
-    """
-    return jacfwd(jacrev(func, argnums), argnums)
