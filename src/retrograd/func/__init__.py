@@ -13,11 +13,12 @@ See docs/func.md for the differences from PyTorch.
 tensor([[2., 4.],
         [6., 8.]])
 """
-from ._functional_call import functional_call
+from ._functional_call import functional_call, stack_module_state
+from ._functionalize import functionalize
 from ._forward import hessian, jacfwd, jvp, linearize
 from ._grad import grad, grad_and_value, vjp
 from ._jac import jacrev
 from ._vmap import vmap
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "vjp",
-           "vmap"]
+__all__ = ["functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
+           "linearize", "stack_module_state", "vjp", "vmap"]
