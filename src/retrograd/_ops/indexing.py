@@ -79,7 +79,7 @@ def _zero_at(g: Tensor, key) -> Tensor:
 _index_put_view = primitive("index_put_view", _put_fw, node="CopySlices", a=_put_rule_a, v=_put_rule_v)
 _index_put_fill = primitive("index_put_fill", _put_fw, node="FillBackward3", a=_put_rule_a, v=_put_rule_v)
 _index_put_copy = primitive("index_put_copy", _put_fw, node="CopyBackwards", a=_put_rule_a, v=_put_rule_v)
-_alias = primitive("alias", lambda a: a.view(), node="AliasBackward0", a=lambda g: g)
+_alias = primitive("alias", lambda a: a.view(), node="AliasBackward0", a=lambda g: g, batch="elementwise")
 
 _INDEX_TYPES_MSG = "tensors used as indices must be long, int, byte or bool tensors"
 _SEQ_WARNING = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "

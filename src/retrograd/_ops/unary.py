@@ -51,7 +51,7 @@ def _quiet(f):
 def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True, quiet: bool = True):
     # quiet: run the forward under np.errstate (PyTorch never warns on inf/NaN); the context
     # costs ~1 us per call, so ops that cannot raise a floating-point error skip it
-    op = primitive(name, _quiet(fw) if quiet else fw, node=node, a=rule)
+    op = primitive(name, _quiet(fw) if quiet else fw, node=node, a=rule, batch="elementwise")
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         cast = float_dtype_for(input) if float_only else None
@@ -126,10 +126,10 @@ def _half_in_float(f):
 _sigmoid_bw_op = primitive("sigmoid_backward", _half_in_float(lambda gy, y: gy * (1 - y) * y),
                            node="SigmoidBackwardBackward0",
                            gy=lambda g, y: _sigmoid_backward(g, y),
-                           y=lambda g, gy, y: g * gy * (1 - 2 * y))
+                           y=lambda g, gy, y: g * gy * (1 - 2 * y), batch="elementwise")
 _tanh_bw_op = primitive("tanh_backward", _half_in_float(lambda gy, y: gy * (1 - y * y)), node="TanhBackwardBackward0",
                         gy=lambda g, y: _tanh_backward(g, y),
-                        y=lambda g, gy, y: g * gy * y * -2)
+                        y=lambda g, gy, y: g * gy * y * -2, batch="elementwise")
 
 
 def _apply_promoted(op, a: Tensor, b: Tensor) -> Tensor:
@@ -257,8 +257,9 @@ def _unary_with_inplace(name: str, fw, rule, *, node: str | None = None, policy:
            example: str | None = None, inplace_node: str | None = None):
     """A unary primitive plus its function ``name(input, *, out=None)`` and method ``name_``
     (``inplace_node``: PyTorch names a few in-place forms' nodes differently)."""
-    op = primitive(name, _quiet(fw), node=node, a=rule)
-    op_ = op if inplace_node is None else primitive(name + "_", op.forward, node=inplace_node, a=rule)
+    op = primitive(name, _quiet(fw), node=node, a=rule, batch="elementwise")
+    op_ = op if inplace_node is None else primitive(name + "_", op.forward, node=inplace_node, a=rule,
+                                                    batch="elementwise")
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         # (only the float-promoting family casts into any ``out``; the others want the input's dtype)
@@ -397,8 +398,8 @@ def _round_decimals_fw(a, *, decimals):
     return r.astype(a.dtype, copy=False)
 
 
-_round = primitive("round", _floor_like(np.rint), node="RoundBackward0", a=_zero_rule)
-_round_dec = primitive("round_decimals", _round_decimals_fw, node="RoundBackward1", a=_zero_rule)
+_round = primitive("round", _floor_like(np.rint), node="RoundBackward0", a=_zero_rule, batch="elementwise")
+_round_dec = primitive("round_decimals", _round_decimals_fw, node="RoundBackward1", a=_zero_rule, batch="elementwise")
 
 
 def _round_args(name: str, input, decimals):
@@ -453,7 +454,7 @@ def _logit_rule(g, a, eps):
     return where(logical_or(a < eps, a > 1 - eps), 0.0, d)
 
 
-_logit = primitive("logit", _quiet(_logit_fw), node="LogitBackward0", a=_logit_rule)
+_logit = primitive("logit", _quiet(_logit_fw), node="LogitBackward0", a=_logit_rule, batch="elementwise")
 
 
 def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
@@ -480,7 +481,7 @@ def _nan_to_num_fw(a, *, nan, posinf, neginf):
 
 
 _nan_to_num = primitive("nan_to_num", _nan_to_num_fw, node="NanToNumBackward0",
-                        a=lambda g, a: g * isfinite(a))
+                        a=lambda g, a: g * isfinite(a), batch="elementwise")
 
 
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None, *,
@@ -503,7 +504,7 @@ def nan_to_num_(self: Tensor, nan: float = 0.0, posinf: float | None = None,
 
 _polygamma = primitive("polygamma", lambda a, *, n: _special.polygamma(n, a).astype(a.dtype, copy=False),
                        node="PolygammaBackward0",
-                       a=lambda g, a, n: g * polygamma(n + 1, a))
+                       a=lambda g, a, n: g * polygamma(n + 1, a), batch="elementwise")
 
 
 def _polygamma_n(n) -> int:
@@ -529,7 +530,7 @@ def _polygamma_method(self: Tensor, n: int) -> Tensor:
 
 # the in-place form has its own node name in PyTorch
 _polygamma_inplace = primitive("polygamma_", _polygamma.forward, node="PolygammaBackward1",
-                               a=lambda g, a, n: g * polygamma(n + 1, a))
+                               a=lambda g, a, n: g * polygamma(n + 1, a), batch="elementwise")
 
 
 def polygamma_(self: Tensor, n: int) -> Tensor:
@@ -559,7 +560,7 @@ def _frexp_fw(a):
 _frexp = primitive("frexp", _frexp_fw, node="FrexpBackward0", n_out=2,
                    # the exponent is an integer output: a constant here (detached, so the
                    # gradient has no graph through it, as in PyTorch)
-                   a=lambda g, out: g[0] / _R().exp2(out[1].detach().to(g[0].dtype)))
+                   a=lambda g, out: g[0] / _R().exp2(out[1].detach().to(g[0].dtype)), batch="elementwise")
 
 
 @_supports_out

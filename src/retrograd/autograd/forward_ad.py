@@ -277,6 +277,10 @@ def _same_layout(primal, tangent):
     p, t = primal._data, tangent._data
     if p.size == 0 or _layout(p) == _layout(t):
         return tangent
+    if _registry()._batching is not None:
+        # (vmap traces: the trace must see the tangent flow on, so no NumPy copy; batch elements
+        # are views into the batch, whose layout no copy of one element can have)
+        return tangent
     size, strides, off = _layout(p)
     root = np.zeros(size, dtype=t.dtype)
     arr = np.lib.stride_tricks.as_strided(root[off:], p.shape, tuple(s * t.itemsize for s in strides))
@@ -388,6 +392,7 @@ def _jvp(op, tensors: tuple, tans: list, static, outs: tuple, want: list) -> lis
     # inputs, the output and the tangents when any of them requires grad.
     keep = outer and (any(t._requires_grad for t in tensors)
                       or any(tn is not None and tn._requires_grad for tn in tans))
+    keep = keep or reg._batching is not None  # (vmap traces: the tangent must come from table ops)
     prev = _gstate.enabled
     _gstate.enabled = True
     try:
@@ -397,6 +402,8 @@ def _jvp(op, tensors: tuple, tans: list, static, outs: tuple, want: list) -> lis
             od = o._data
             if i in want:
                 u = us[i] = wrap(np.ones(od.shape, od.dtype), True, None, 0)
+                if reg._batching is not None:
+                    reg._batching.internal(u)  # (vmap's replay: a constant, not a leaf to differentiate)
             else:  # (what the engine gives a multi-output rule for an output without gradient)
                 u = wrap(np.zeros(od.shape, od.dtype), False, None, 0)
             gs.append(u)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import autograd as _autograd
+from .._ops import _registry as _reg
 from .._tensor import Tensor
 from ..autograd import forward_ad as _forward_ad
 from ..autograd import function as _function
@@ -61,11 +62,15 @@ class Scope:
             h = _forward_ad.make_dual(h, tangent)
         h.requires_grad_(True)
         self.own.add(id(h))
+        if _reg._batching is not None:
+            _reg._batching.internal(h)
         return h
 
     def own_leaf(self, t: Tensor) -> Tensor:
         """Register a leaf made by the transform itself (e.g. the dummy cotangent of the jvp trick)."""
         self.own.add(id(t))
+        if _reg._batching is not None:
+            _reg._batching.internal(t)
         return t
 
     def depends_on_outside(self, tensors) -> bool:
@@ -129,7 +134,12 @@ def autograd_grad(outputs: list, inputs: list, grad_outputs: list | None, create
     """Gradients of ``outputs`` w.r.t. ``inputs``; outputs that do not require grad are
     skipped, and an input nothing reaches gets zeros (PyTorch's transforms never return None)."""
     from .. import _creation
+    from ._batching import tracing
 
+    if tracing():
+        # (vmap traces: every gradient must come from table ops the trace sees, not from the
+        # engine's NumPy shortcuts of a plain backward)
+        create_graph = retain_graph = True
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     outs, gos = [], []

@@ -28,17 +28,17 @@ METHODS = ["ger", "vdot", "inner", "cross", "trace"]
 
 _mm = primitive("mm", lambda a, b: blas_mm(a, b), node="MmBackward0",
                 a=lambda g, b: mm(g, t_(b)),
-                b=lambda g, a: mm(t_(a), g))
+                b=lambda g, a: mm(t_(a), g), batch="matmul")
 _mv = primitive("mv", lambda a, b: a @ b, node="MvBackward0",
                 a=lambda g, b: outer(g, b),
-                b=lambda g, a: mv(t_(a), g))
+                b=lambda g, a: mv(t_(a), g), batch="matmul")
 _dot = primitive("dot", lambda a, b: np.asarray(np.dot(a, b)), node="DotBackward0",
                  a=lambda g, b: g * b,
-                 b=lambda g, a: g * a)
+                 b=lambda g, a: g * a, batch="matmul")
 # Batched products with broadcasting batch dims; grads are summed back by the engine.
 _bmm = primitive("matmul_batched", lambda a, b: np.matmul(a, b), node="BmmBackward0",
                  a=lambda g, a_shape, b: sum_to(matmul(g, transpose(b, -1, -2)), a_shape),
-                 b=lambda g, b_shape, a: sum_to(matmul(transpose(a, -1, -2), g), b_shape))
+                 b=lambda g, b_shape, a: sum_to(matmul(transpose(a, -1, -2), g), b_shape), batch="matmul")
 
 
 def t_(x: Tensor) -> Tensor:
