@@ -535,6 +535,17 @@ def _select_like(op, xs, kinds, static, cast, B, sstat):
     return _apply(op, xs, {**static, "dim": _shift(static["dim"], nd)}, cast)
 
 
+def _join(op, xs, kinds, static, cast, B, sstat):
+    """cat / stack / split / unbind along ``dim``: unbatched inputs expanded, the dim shifted."""
+    nd = max(_lnd(x, k) for x, k in zip(xs, kinds))
+    ys = [x if k else _bexpand(x, B) for x, k in zip(xs, kinds)]
+    if any(_lnd(y, True) != nd for y in ys):
+        return None  # (cat's legacy empty 1-d inputs)
+    d = static["dim"]
+    d = d % (nd + 1) if _kind(op.batch)[1] == ("stack",) else d % max(nd, 1)
+    return _apply(op, ys, {**static, "dim": d + 1}, cast)
+
+
 def _select_backward(op, xs, kinds, static, cast, B, sstat):
     """select_backward / slice_backward(g; shape, dim, ...): the gradient's shape gains the batch dim."""
     shape = tuple(static["shape"])
@@ -701,6 +712,7 @@ RULES = {
     "conv_weight": _conv_weight,
     "loss": _loss,
     "select_backward": _select_backward,
+    "join": _join,
     "diagonal": _diagonal,
     "trailing": _trailing,
 }
