@@ -441,6 +441,8 @@ def _reduce(op, xs, kinds, static, cast, B, sstat):
         return None
     x = xs[0]
     nd = _lnd(x, True)
+    if nd == 0:
+        return None
     st = dict(static)
     key = "dims" if "dims" in st else "dim"
     d = st[key]
@@ -459,7 +461,7 @@ def _dim_first(op, xs, kinds, static, cast, B, sstat):
         return None
     nd = max(_lnd(x, k) for x, k in zip(xs, kinds))
     ys = [x if k else _bexpand(x, B) for x, k in zip(xs, kinds)]
-    if any(_lnd(y, True) != nd for y in ys):
+    if nd == 0 or any(_lnd(y, True) != nd for y in ys):
         return None
     st = dict(static)
     st["dim"] = _shift(st["dim"], nd)
@@ -593,6 +595,9 @@ def _linear_weight_grad(op, xs, kinds, static, cast, B, sstat):
     gy, x = (xs[0] if kinds[0] else _bexpand(xs[0], B)), (xs[1] if kinds[1] else _bexpand(xs[1], B))
     g3 = gy.reshape((B, -1, gy._data.shape[-1]))
     x3 = x.reshape((B, -1, x._data.shape[-1]))
+    if g3._data.shape[1] == 1:  # (one row per element, as per-sample gradients have: outer products,
+        # which NumPy's elementwise product computes far faster than its small batched matmuls)
+        return g3.reshape((B, -1, 1)) * x3
     return g3.transpose(1, 2).matmul(x3)
 
 
@@ -611,15 +616,13 @@ def _matmul(op, xs, kinds, static, cast, B, sstat):
         a = a if ka else _bexpand(a, B)
         b = b if kb else _bexpand(b, B)
         return a.matmul(b.unsqueeze(-1)).squeeze(-1)
-    # mm, matmul_batched: logical operands of >= 2 dims
+    # mm, matmul_batched: logical operands of >= 2 dims; the batched ones padded so that the
+    # batch dim stays in front of the broadcast leading dims
     if la < 2 or lb < 2:
         return None
-    if ka and not kb:
-        return _apply(_reg.OPS["matmul_batched"], [a, b], None, cast)  # (B, ..., n, k) @ (k, m)
-    if kb and not ka:
-        return _apply(_reg.OPS["matmul_batched"], [a if la > 2 else a.unsqueeze(0), b], None, cast)
     nd = max(la, lb)
-    return _apply(_reg.OPS["matmul_batched"], [_pad_to(a, nd), _pad_to(b, nd)], None, cast)
+    return _apply(_reg.OPS["matmul_batched"], [_pad_to(a, nd) if ka else a, _pad_to(b, nd) if kb else b], None,
+                  cast)
 
 
 def _conv(op, xs, kinds, static, cast, B, sstat):
