@@ -416,7 +416,7 @@ _squeeze_dims = primitive("squeeze_dims", lambda a, *, dims: np.squeeze(a, dims)
                           a=lambda g, a_shape: reshape(g, a_shape), batch="squeeze")
 # matmul's 1-d @ 2-d path squeezes through this overload in PyTorch.
 squeeze_matmul = primitive("squeeze_matmul", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward4",
-                           a=lambda g, a_shape: reshape(g, a_shape))
+                           a=lambda g, a_shape: reshape(g, a_shape), batch="squeeze")
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:

@@ -91,6 +91,8 @@ def _static_slots(tr: Trace, static):
                 if found is None:
                     found = {}
                 found[k] = s
+        elif type(v) is tuple and any(type(e) is np.ndarray and id(e) in tr.vals for e in v):
+            tr.bad = "an index array depends on a mapped input"
     return found
 
 
@@ -292,6 +294,8 @@ def first_mismatch(tr: Trace, env: dict):
     for op, args, kinds, static, sstat, cast, out_slots, _ in tr.tape:
         for s in out_slots:
             want = tr.keep[s]
+            if tr.vals.get(id(want)) != s:
+                continue  # (written in place later in the trace: the array holds a later value)
             got = env[s]._data[0]
             if got.shape != want.shape or not np.allclose(got, want, rtol=1e-4, atol=1e-6, equal_nan=True):
                 return op.name, s, want, got
@@ -548,6 +552,28 @@ def _join(op, xs, kinds, static, cast, B, sstat):
     return _apply(op, ys, {**static, "dim": d + 1}, cast)
 
 
+def _index(op, xs, kinds, static, cast, B, sstat):
+    """index / index_backward / index_put*: the key gets a full slice for the batch dim in front
+    (when its index arrays are adjacent, NumPy then keeps the batch dim first)."""
+    key = static["key"]
+    key = key if isinstance(key, tuple) else (key,)
+    adv = [i for i, k in enumerate(key) if isinstance(k, np.ndarray) or isinstance(k, list)]
+    if sstat or (adv and adv[-1] - adv[0] != len(adv) - 1):
+        return None
+    st = {**static, "key": (slice(None),) + key}
+    if op.name == "index_backward":
+        st["shape"] = (B,) + tuple(static["shape"])
+    if not op.name.startswith("index_put"):
+        return _apply(op, xs, st, cast)
+    a, v = xs
+    if not kinds[0]:
+        a = _bexpand(a, B)
+    if kinds[1]:
+        region = np.empty(a._data.shape[1:], dtype=np.bool_)[key].ndim
+        v = _pad_to(v, region)
+    return _apply(op, [a, v], st, cast)
+
+
 def _select_backward(op, xs, kinds, static, cast, B, sstat):
     """select_backward / slice_backward(g; shape, dim, ...): the gradient's shape gains the batch dim."""
     shape = tuple(static["shape"])
@@ -716,6 +742,7 @@ RULES = {
     "loss": _loss,
     "select_backward": _select_backward,
     "join": _join,
+    "index": _index,
     "diagonal": _diagonal,
     "trailing": _trailing,
 }

@@ -388,8 +388,8 @@ def _elements_to_check(phys: dict, batch_size: int) -> list:
 def _reproduces(func, b: int, flat_dims, flat_args, spec, kwargs, batched: list) -> bool:
     """Whether func run on element ``b`` alone gives the replay's element ``b`` (checked once per
     trace signature: a value computed outside the op table would be frozen at element 0)."""
-    sample = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
     with _batching.paused(), running_user_function():
+        sample = [a if d is None else a.select(d, b) for a, d in zip(flat_args, flat_dims)]
         flat, _ = tree_flatten(func(*tree_unflatten(sample, spec), **kwargs))
     for o, v in zip(flat, batched):
         if v is None or not isinstance(o, Tensor):
