@@ -96,7 +96,8 @@ def test_in_dims_out_dims_structures():
 
 def test_nested_vmap_and_grad_of_vmap():
     (rx, tx), (ry, ty) = pair((3, 4, 5)), pair((4, 5))
-    f = (lambda L: lambda a, b: (a * b).sum(-1) + a.exp().mean())
+    def f(L):
+        return (lambda a, b: (a * b).sum(-1) + a.exp().mean())
     r = batched_once(rfunc.vmap(f(retrograd), in_dims=(0, None)), rx, ry, in_dims=(1, 0))
     t = torch.vmap(torch.vmap(f(torch), in_dims=(0, None)), in_dims=(1, 0))(tx, ty)
     assert_tree_close(r, t)
@@ -112,7 +113,8 @@ def test_nested_vmap_and_grad_of_vmap():
 
 def test_chunk_size():
     (rx, tx) = pair((7, 3))
-    f = (lambda L: lambda a: (a.softmax(0) * a).sum())
+    def f(L):
+        return (lambda a: (a.softmax(0) * a).sum())
     for chunk in (1, 2, 3, 7, 100):
         assert_tree_close(rfunc.vmap(f(retrograd), chunk_size=chunk)(rx), torch.vmap(f(torch), chunk_size=chunk)(tx))
     same_error(lambda L, F: F.vmap(L.sin, chunk_size=0)(L.ones(2)))
