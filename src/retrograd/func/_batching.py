@@ -24,6 +24,7 @@ makes ``vmap`` run ``func`` per element instead.
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -661,19 +662,25 @@ def _conv(op, xs, kinds, static, cast, B, sstat):
 
 
 def _conv_weight(op, xs, kinds, static, cast, B, sstat):
-    """conv_weight(x, gy): per batch element, a grouped convolution of the folded batch:
-    the samples' channels side by side as groups (the same GEMMs, one call)."""
+    """conv_weight(x, gy), the weight gradient, per batch element: the input's columns (im2col of
+    the folded batch) and one batched GEMM per element, ``gy[b] @ cols[b]^T`` summed over its N."""
     if sstat or static["groups"] != 1:
         return None
     x = xs[0] if kinds[0] else _bexpand(xs[0], B)
     gy = xs[1] if kinds[1] else _bexpand(xs[1], B)
-    n, c = x._data.shape[1], x._data.shape[2]
-    o = gy._data.shape[2]
-    # (B, N, C, *sp) -> (N, B*C, *sp) ; (B, N, O, *sp') -> (N, B*O, *sp')
-    xg = x.movedim(0, 1).reshape((n, B * c) + tuple(x._data.shape[3:]))
-    gg = gy.movedim(0, 1).reshape((n, B * o) + tuple(gy._data.shape[3:]))
+    n = x._data.shape[1]
     w_shape = tuple(static["w_shape"])
-    dw = _apply(op, [xg, gg], {**static, "w_shape": (B * o, c) + w_shape[2:], "groups": B}, cast)
+    o, ckk = w_shape[0], math.prod(w_shape[1:])
+    cols = _apply(_reg.OPS["im2col"], [x.reshape((B * n,) + tuple(x._data.shape[2:]))],
+                  {"ksize": w_shape[2:], "dilation": static["dilation"], "padding": static["padding"],
+                   "stride": static["stride"]}, None)  # (B*N, C*k, L)
+    length = cols._data.shape[2]
+    if n == 1:
+        g3, c3 = gy.reshape((B, o, length)), cols.reshape((B, ckk, length))
+    else:
+        g3 = gy.reshape((B, n, o, length)).permute(0, 2, 1, 3).reshape((B, o, n * length))
+        c3 = cols.reshape((B, n, ckk, length)).permute(0, 2, 1, 3).reshape((B, ckk, n * length))
+    dw = _apply(_reg.OPS["matmul_batched"], [g3, c3.transpose(1, 2)], None, cast)
     return dw.reshape((B,) + w_shape)
 
 

@@ -91,6 +91,47 @@ def _set_rng_state(state: np.ndarray) -> None:
     _creation.set_rng_state(Tensor._wrap(state.copy(), False, None, 0))
 
 
+_mt_views: dict = {}  # id(engine) -> (engine, live view of its MT19937 C state: 624 key words + pos)
+
+
+def _mt_view(eng) -> np.ndarray:
+    hit = _mt_views.get(id(eng))
+    if hit is None or hit[0] is not eng:
+        import ctypes
+
+        bg = eng.bg
+        hit = _mt_views[id(eng)] = (eng, np.ctypeslib.as_array((ctypes.c_uint32 * 625).from_address(
+            bg.ctypes.state_address)))
+    return hit[1]
+
+
+def _rng_snapshot() -> tuple:
+    """The default generator's engine and a copy of its raw state (read in place, ~1 us:
+    PyTorch's byte layout, ``get_rng_state``, costs a hundred times more)."""
+    from .._generator import default_generator
+
+    eng = default_generator._engine
+    return eng, _mt_view(eng).copy(), eng.normal_double, eng.normal_float, eng.seed, eng.fresh
+
+
+def _rng_drawn(snap: tuple) -> bool:
+    """Whether any random number was drawn from the default generator since ``snap``."""
+    from .._generator import default_generator
+
+    eng = default_generator._engine
+    return eng is not snap[0] or (eng.normal_double, eng.normal_float, eng.seed, eng.fresh) != snap[2:] or \
+        not np.array_equal(_mt_view(eng), snap[1])
+
+
+def _rng_restore(snap: tuple) -> None:
+    from .._generator import default_generator
+
+    eng = default_generator._engine = snap[0]
+    state = snap[1]
+    eng.bg.state = {"bit_generator": "MT19937", "state": {"key": state[:624].copy(), "pos": int(state[624])}}
+    eng.normal_double, eng.normal_float, eng.seed, eng.fresh = snap[2:]
+
+
 def _call_per_sample(func, batch_size: int, flat_dims: list, flat_args: list, spec, randomness: str, kwargs: dict):
     """func's flat outputs for each batch element, plus the output spec."""
     start = _rng_state() if randomness in ("error", "same") else None
@@ -267,19 +308,19 @@ def _trace_and_replay(func, batch_size: int, flat_dims: list, flat_args: list, s
         s = Tensor._wrap(p._data[0, ...], rg, None, 0)
         phys[tr.new_slot(s)] = p
         samples.append(s)
-    start = _rng_state()
+    start = _rng_snapshot()
     _batching.push(tr, batch_size)
     try:
         with running_user_function():
             out = func(*tree_unflatten(samples, spec), **kwargs)
     finally:
         _batching.pop(tr)
-    random = not np.array_equal(_rng_state(), start)
+    random = _rng_drawn(start)
     if random and randomness == "error":
-        _set_rng_state(start)
+        _rng_restore(start)
         raise RuntimeError(_RNG_MSG)
     if random and randomness == "different":
-        _set_rng_state(start)  # (each element draws its own numbers: per element)
+        _rng_restore(start)  # (each element draws its own numbers: per element)
         return _PER_ELEMENT
     if tr.bad is not None:
         _warn_fallback(func, tr.bad)
