@@ -103,18 +103,18 @@ def _cases(only: list) -> list:
     return cases
 
 
-def main() -> None:
+def main(argv: list | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--only", nargs="+", default=["mlp", "cnn", "jac", "hessian"])
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if real_torch is None:
         raise SystemExit("bench_func compares with torch.func: install torch")
-    warnings.simplefilter("error", UserWarning)  # (a vmap falling back per element would be a finding)
     _, ctx = blas_threads(1)
     rows = []
-    with ctx:
+    with ctx, warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # (a vmap falling back per element would be a finding)
         for name, r, t in _cases(args.only):
             _check(r(), t(), name)
             times = time_interleaved({"retrograd": r, "torch": t}, args.steps, warmup=3, block=3, clock=args.clock)

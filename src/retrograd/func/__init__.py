@@ -1,10 +1,12 @@
 """``retrograd.func``: composable function transforms (PyTorch's ``torch.func``).
 
 ``grad``, ``grad_and_value``, ``vjp``, ``jvp``, ``linearize``, ``jacrev``, ``jacfwd``,
-``hessian``, ``vmap`` and ``functional_call``.  They compose (``grad(grad(f))``,
+``hessian``, ``vmap``, ``functional_call``, ``stack_module_state`` and ``functionalize``.
+They compose (``grad(grad(f))``,
 ``vmap(grad(f))``, ``jacrev(jacrev(f))``) and accept pytrees (tuples, lists, dicts) of
 tensors.  ``grad``/``vjp``/``jacrev`` run on retrograd's reverse-mode tape, ``jvp``/``jacfwd``/
-``linearize`` on ``autograd.forward_ad``'s dual numbers, ``hessian`` forward-over-reverse.
+``linearize`` on ``autograd.forward_ad``'s dual numbers, ``hessian`` forward-over-reverse;
+``vmap`` traces its function once and replays the ops batched by their batching rules.
 See docs/func.md for the differences from PyTorch.
 
 >>> import retrograd as torch

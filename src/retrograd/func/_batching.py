@@ -758,4 +758,9 @@ RULES = {
 def covered() -> tuple[list, list]:
     """(ops with a batching rule, ops without one): the names for docs/func.md."""
     ops = sorted(_reg.OPS)
-    return ([n for n in ops if _reg.OPS[n].batch in RULES], [n for n in ops if _reg.OPS[n].batch not in RULES])
+
+    def has(n):
+        b = _reg.OPS[n].batch
+        return b is not None and _kind(b)[0] in RULES
+
+    return [n for n in ops if has(n)], [n for n in ops if not has(n)]
