@@ -252,9 +252,9 @@ def _jvp_forward(func: Callable, inputs: tuple, v, create_graph: bool):
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
         prims, tans = [], []
         for o in outputs:
-            p, t = fwAD.unpack_dual(o)
-            prims.append(p)
-            tans.append(_creation.zeros_like(p) if t is None else t)
+            t = fwAD.unpack_dual(o).tangent
+            prims.append(o)  # (the output itself: its tangent is gone once the level closes)
+            tans.append(_creation.zeros_like(o) if t is None else t)
     outputs = _grad_postprocess(tuple(prims), create_graph)
     res = _grad_postprocess(tuple(tans), create_graph)
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_outputs_tuple)
