@@ -593,6 +593,13 @@ def _trailing(op, xs, kinds, static, cast, B, sstat):
     return _apply(op, xs, static, cast)
 
 
+def _embedding(op, xs, kinds, static, cast, B, sstat):
+    """embedding(weight, idx) with an unbatched table: the batch is more leading index dims."""
+    if sstat or kinds[0]:
+        return None
+    return _apply(op, xs, static, cast)
+
+
 def _linear(op, xs, kinds, static, cast, B, sstat):
     """linear(x, w) / linear_bias(b, x, w): a batched input with unbatched parameters is just
     more leading dims; batched parameters become a batched matmul."""
@@ -752,6 +759,7 @@ RULES = {
     "index": _index,
     "diagonal": _diagonal,
     "trailing": _trailing,
+    "embedding": _embedding,
 }
 
 
