@@ -395,7 +395,8 @@ def _jvp(op, tensors: tuple, tans: list, static, outs: tuple, want: list) -> lis
     _gstate.enabled = True
     try:
         jt = _NO
-        if op.n_out == 1 and (op.batch == "elementwise" or op.name in _MULTILINEAR):
+        if op.n_out == 1 and (op.batch == "elementwise" or op.name in _MULTILINEAR or op.name in _LINEAR
+                              or op.name.startswith(("cat_", "stack_"))):
             _gstate.enabled = keep
             jt = _jvp_direct(op, tensors, tans, static, outs[0])
         if jt is _NO:
@@ -435,6 +436,10 @@ _MULTILINEAR = frozenset({"mm", "mv", "dot", "matmul_batched", "linear", "linear
                           "conv_transpose", "einsum_binary"})
 
 
+# Ops linear in their input(s) jointly: J t is the op applied to the tangents (zeros for inputs
+# without one).
+_LINEAR = frozenset({"sum", "sum_dim", "mean", "mean_dim", "sum_to", "expand_grad", "reshape_copy", "cumsum", "flip",
+                     "roll", "repeat", "narrow_copy", "diag_embed", "tril", "triu", "trace", "clone"})
 _NO = object()  # _jvp_direct's answer when its formula does not apply
 
 
@@ -445,12 +450,21 @@ def _jvp_direct(op, tensors: tuple, tans: list, static, out):
       same element of each input, so each input's Jacobian is diagonal, J = J^T): the
       backward rule with the tangent (broadcast to the output) as its cotangent (unless the
       rule reduces to the input's shape: then ``_NO``);
-    * matrix products (``_MULTILINEAR``): the op applied with one input replaced by its tangent.
+    * matrix products (``_MULTILINEAR``): the op applied with one input replaced by its tangent;
+    * linear ops (``_LINEAR``, cat, stack): the op applied to the tangents.
     """
     from .._ops import _registry as reg
     from .._ops.shape import _expand
 
     shape = out._data.shape
+    if op.name in _LINEAR or op.name.startswith(("cat_", "stack_")):
+        from .. import _creation
+
+        ts = tuple(_creation.zeros_like(t) if tn is None else tn for t, tn in zip(tensors, tans))
+        acc = reg.apply(op, ts, static)
+        if any(tn is not None and np.may_share_memory(acc._data, tn._data) for tn in tans):
+            acc = acc.clone()
+        return acc
     acc = None
     for k, tn in enumerate(tans):
         if tn is None:
