@@ -94,6 +94,10 @@ def check_inplace(target: "Tensor", others: tuple = ()) -> None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
 
 
+# func._batching's check while a vmap traces: .item() / bool() of a batched value raise PyTorch's errors
+_vmap_guard: list = [None]
+
+
 class Tensor:
     """A multi-dimensional array that records the operations applied to it.
 
@@ -582,6 +586,8 @@ class Tensor:
 
     # ------------------------------------------------------------------ conversions
     def item(self):
+        if _vmap_guard[0] is not None:
+            _vmap_guard[0](self, "item")
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
         return self._data.reshape(()).item()
@@ -600,6 +606,8 @@ class Tensor:
         return self._data.copy() if copy else self._data
 
     def _scalar(self, kind: str):
+        if _vmap_guard[0] is not None:
+            _vmap_guard[0](self, kind)
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
         if self._requires_grad:
@@ -628,6 +636,8 @@ class Tensor:
         return complex(self._scalar("complex"))
 
     def __bool__(self) -> bool:
+        if _vmap_guard[0] is not None:
+            _vmap_guard[0](self, "bool")
         if self._data.size != 1:
             if self._data.size == 0:
                 raise RuntimeError("Boolean value of Tensor with no values is ambiguous")

@@ -55,7 +55,7 @@ def _op(node: str, n: int):
                 "b": lambda b_shape, b_dtype: _zeros(b_shape, b_dtype),
                 "c": lambda c_shape, c_dtype: _zeros(c_shape, c_dtype)}
         rules = {k: zero[k] for k in "abc"[:n]}
-        op = _OPS[(node, n)] = primitive(f"keep_graph_{n}_{node}", (_fw1, _fw2, _fw3)[n - 1], node=node,
+        op = _OPS[(node, n)] = primitive(f"keep_graph_{n}_{node}", (_fw1, _fw2, _fw3)[n - 1], node=node, batch="first",
                                          g=lambda g: g, **rules)
     return op
 

@@ -47,14 +47,14 @@ class OpDef:
 
     __slots__ = ("name", "node_name", "forward", "inputs", "statics", "rules", "rule_args", "arg_plan",
                  "save_inputs", "save_out", "saved_names", "n_out", "node_cls", "doc", "differentiable", "errors",
-                 "meta", "fast", "fast_backward", "record", "users", "elide", "keep")
+                 "meta", "fast", "fast_backward", "record", "users", "elide", "keep", "batch")
 
     def __repr__(self) -> str:
         return f"<op {self.name} -> {self.node_name}>"
 
 
 def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: int = 1,
-              errors: Callable | None = None, fast: dict | None = None,
+              errors: Callable | None = None, fast: dict | None = None, batch: str | None = None,
               **rules: Callable | None) -> OpDef:
     """Declare a primitive op (forward + per-input backward rules) in the table.
 
@@ -67,9 +67,13 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     qualify (a saved differentiable input of another dtype than the gradient, a Tensor or
     NumPy-scalar static).  tests/autograd/test_fast_paths.py checks every fast path against its
     rules over all op_db samples.
+    ``batch`` says how the op maps over a batched input under ``vmap`` (a kind of
+    ``func._batching.RULES``: ``"elementwise"``, ``"reduce"``, ``"view"``, ``"fold"``...);
+    None: vmap runs the op once per batch element.
     """
     op = OpDef()
     op.name = name
+    op.batch = batch
     op.node_name = node or "".join(p.capitalize() for p in name.split("_")) + "Backward0"
     op.forward = forward
     params = inspect.signature(forward).parameters.values()
@@ -278,31 +282,52 @@ def apply_binary(op: OpDef, a, b):
 _SLOW = False
 _profiling = False  # autograd.profiler.profile is recording
 _forward_ad = None  # autograd.forward_ad's hook while a dual level is open
+_batching = None  # func._batching's hook while a vmap traces its function
+_nested = False  # inside _slow_path: ops that the hooks run are seen only by vmap's trace
 
 
 def _set_profiling(on: bool) -> None:
     global _profiling, _SLOW
     _profiling = on
-    _SLOW = _profiling or _forward_ad is not None
+    _SLOW = _profiling or _forward_ad is not None or _batching is not None
 
 
 def _set_forward_ad(hook) -> None:
     global _forward_ad, _SLOW
     _forward_ad = hook
-    _SLOW = _profiling or _forward_ad is not None
+    _SLOW = _profiling or _forward_ad is not None or _batching is not None
+
+
+def _set_batching(hook) -> None:
+    global _batching, _SLOW
+    _batching = hook
+    _SLOW = _profiling or _forward_ad is not None or _batching is not None
 
 
 def _slow_path(op: OpDef, tensors: tuple, static, cast):
-    """apply() timed for the profiler and/or given tangents (flag off inside: the op runs once)."""
-    global _SLOW
-    _SLOW = False
+    """apply() timed for the profiler and/or given tangents, and recorded by vmap's trace.
+
+    The profiler and forward AD see each op once (the ops their hooks run are plain);
+    a vmap trace sees every op, those the hooks run (tangent computations) included."""
+    global _SLOW, _nested
+    if _nested or (not _profiling and _forward_ad is None):
+        prev = _SLOW
+        _SLOW = False
+        try:
+            out = apply(op, tensors, static, cast)
+        finally:
+            _SLOW = prev
+        return out if _batching is None else _batching.record(op, tensors, static, cast, out)
+    _nested = True
+    _SLOW = _batching is not None
     try:
         out = _profiled(op, tensors, static, cast) if _profiling else apply(op, tensors, static, cast)
         if _forward_ad is not None:
             out = _forward_ad.propagate(op, tensors, static, cast, out)
         return out
     finally:
-        _SLOW = _profiling or _forward_ad is not None
+        _nested = False
+        _SLOW = _profiling or _forward_ad is not None or _batching is not None
 
 
 def _profiled(op: OpDef, tensors: tuple, static, cast):
@@ -510,6 +535,13 @@ def apply_inplace(op: OpDef, target, others: tuple, static: dict | None = None, 
     if _SLOW and _forward_ad is not None:  # (a dual level is open: the target's tangent changes too;
         # the hook runs this function again with the level paused)
         return _forward_ad.inplace(op, target, others, static, apply_inplace)
+    if _SLOW and _batching is not None:  # (vmap traces: it records the write, then runs it here)
+        return _batching.inplace(op, target, others, static, cast, _inplace_plain)
+    return _inplace_plain(op, target, others, static, cast)
+
+
+def _inplace_plain(op: OpDef, target, others: tuple, static: dict | None = None, cast=None):
+    """apply_inplace's work, past the hooks."""
     from .._tensor import check_inplace
 
     check_inplace(target, others)

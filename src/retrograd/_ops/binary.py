@@ -26,43 +26,43 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative",
 _add = primitive("add", lambda a, b: a + b, node="AddBackward0",
                  fast=dict(a=lambda g: g, b=lambda g: g),
                  a=lambda g: g,
-                 b=lambda g: g)
+                 b=lambda g: g, batch="elementwise")
 _add_alpha = primitive("add_alpha", lambda a, b, *, alpha: fused_add(a, b, alpha), node="AddBackward0",
                        fast=dict(a=lambda g: g, b=lambda g, alpha: g * alpha),
                        a=lambda g: g,
-                       b=lambda g, alpha: g * alpha)
+                       b=lambda g, alpha: g * alpha, batch="elementwise")
 _sub = primitive("sub", lambda a, b: a - b, node="SubBackward0",
                  fast=dict(a=lambda g: g, b=lambda g: -g),
                  a=lambda g: g,
-                 b=lambda g: -g)
+                 b=lambda g: -g, batch="elementwise")
 _sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: fused_add(a, b, -alpha), node="SubBackward0",
                        fast=dict(a=lambda g: g, b=lambda g, alpha: g * -alpha),
                        a=lambda g: g,
-                       b=lambda g, alpha: g * -alpha)
+                       b=lambda g, alpha: g * -alpha, batch="elementwise")
 # rsub(input, other, alpha) = other - alpha * input.  A tensor ``other`` is an input of the
 # node (RsubBackward0); a number is not (RsubBackward1 has one edge), as in PyTorch.
 _rsub = primitive("rsub", lambda a, b, *, alpha: b - int_scalar(alpha, a.dtype) * a, node="RsubBackward0",
                   fast=dict(a=lambda g, alpha: g * -alpha, b=lambda g: g),
                   a=lambda g, alpha: g * -alpha,
-                  b=lambda g: g)
+                  b=lambda g: g, batch="elementwise")
 _rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - int_scalar(alpha, a.dtype) * a,
                          node="RsubBackward1", fast=dict(a=lambda g, alpha: g * -alpha),
-                         a=lambda g, alpha: g * -alpha)
+                         a=lambda g, alpha: g * -alpha, batch="elementwise")
 _mul = primitive("mul", lambda a, b: a * b, node="MulBackward0",
                  fast=dict(a=lambda g, b: g * b, b=lambda g, a: g * a),
                  a=lambda g, b: g * b,
-                 b=lambda g, a: g * a)
+                 b=lambda g, a: g * a, batch="elementwise")
 # d/db a/b = -(a/b)/b, in PyTorch's order: b * b would overflow (or underflow to 0) first
 _div = primitive("div", _quiet(lambda a, b: a / b), node="DivBackward0",
                  fast=dict(a=lambda g, b: g / b, b=lambda g, a, b: -g * ((a / b) / b)),
                  a=lambda g, b: g / b,
-                 b=lambda g, a, b: -g * ((a / b) / b))
+                 b=lambda g, a, b: -g * ((a / b) / b), batch="elementwise")
 # float16 tensor (*|/) CPU scalar: PyTorch's CPU kernels compute in float32 with the scalar
 # unrounded (``x * 1e5`` for x = 1e-5 is 1.0, not inf), then round the result to float16
 _mul_opmath = primitive("mul_opmath", lambda a, *, other: (a.astype(np.float32) * np.float32(other)).astype(a.dtype),
-                        node="MulBackward0", a=lambda g, other: g * other)
+                        node="MulBackward0", a=lambda g, other: g * other, batch="elementwise")
 _div_opmath = primitive("div_opmath", _quiet(lambda a, *, other: (a.astype(np.float32) / np.float32(other)).astype(a.dtype)),
-                        node="DivBackward0", a=lambda g, other: g / other)
+                        node="DivBackward0", a=lambda g, other: g / other, batch="elementwise")
 
 
 def _half_scalar(input, other):
@@ -78,7 +78,8 @@ def _half_scalar(input, other):
     return None
 
 
-_neg = primitive("neg", lambda a: -a, node="NegBackward0", fast=dict(a=lambda g: -g), a=lambda g: -g)
+_neg = primitive("neg", lambda a: -a, node="NegBackward0", fast=dict(a=lambda g: -g), a=lambda g: -g,
+                 batch="elementwise")
 
 
 def _is_bool(x) -> bool:
@@ -261,7 +262,7 @@ def _pow_fw(a, b):
 # (also at a NaN or 0 base), and 0 ** b for b >= 0 has a zero gradient w.r.t. b
 _pow = primitive("pow", _pow_fw, node="PowBackward1",
                  a=lambda g, a, b: where(b == 0, 0.0, g * (b * pow(a, b - 1))),
-                 b=lambda g, a, b, out: g * where((a == 0) & (b >= 0), 0.0, out * log(a)))
+                 b=lambda g, a, b, out: g * where((a == 0) & (b >= 0), 0.0, out * log(a)), batch="elementwise")
 
 
 def _pow_scalar_fw(a, *, exponent):
@@ -301,9 +302,9 @@ _pow_scalar = primitive("pow_scalar", _pow_scalar_fw, node="PowBackward0",
                         fast={"a": lambda g, a, exponent: g * (exponent * _pow_scalar_fw(a, exponent=exponent - 1))
                               if exponent != 0 else np.zeros_like(g)},
                         a=lambda g, a, exponent: g * (exponent * pow(a, exponent - 1)) if exponent != 0
-                        else zeros_like_grad(g))
+                        else zeros_like_grad(g), batch="elementwise")
 _rpow_scalar = primitive("rpow_scalar", lambda a, *, base: _pow_fw(np.asarray(base, a.dtype), a),
-                         node="PowBackward2", a=_rpow_rule)
+                         node="PowBackward2", a=_rpow_rule, batch="elementwise")
 
 
 def _pow_scalar_args(input: Tensor, exponent):
@@ -456,9 +457,9 @@ def _trunc_div_np(a, b):
     return np.trunc(a / b)
 
 
-_div_trunc = primitive("div_trunc", _quiet(_trunc_div_np), node="DivBackward2", a=_zero_rule, b=_zero_rule)
+_div_trunc = primitive("div_trunc", _quiet(_trunc_div_np), node="DivBackward2", a=_zero_rule, b=_zero_rule, batch="elementwise")
 _floordiv_fw = _quiet(lambda a, b: np.floor_divide(a, b))
-_div_floor = primitive("div_floor", _floordiv_fw, node="DivBackward2", a=_zero_rule, b=_zero_rule)
+_div_floor = primitive("div_floor", _floordiv_fw, node="DivBackward2", a=_zero_rule, b=_zero_rule, batch="elementwise")
 
 
 def _rounded_div(a: Tensor, b: Tensor, cast, rounding_mode) -> Tensor:
@@ -474,7 +475,7 @@ def _rounded_div(a: Tensor, b: Tensor, cast, rounding_mode) -> Tensor:
 
 
 _floor_divide = primitive("floor_divide", _floordiv_fw, node="NotImplemented",
-                          a=_nie("floor_divide"), b=_nie("floor_divide"))
+                          a=_nie("floor_divide"), b=_nie("floor_divide"), batch="elementwise")
 
 
 def _floor_divide_args(input, other, name: str):
@@ -514,9 +515,9 @@ def _remainder_np(a, b):
 _remainder_fw = _quiet(_remainder_np)
 _remainder = primitive("remainder", _remainder_fw, node="RemainderBackward1",
                        a=lambda g: g,
-                       b=lambda g, a, b: -g * div(a, b, rounding_mode="floor"))
-_remainder_s = primitive("remainder_scalar", _remainder_fw, node="RemainderBackward0", a=lambda g: g)
-_rremainder = primitive("remainder_scalar_self", _remainder_fw, node="NotImplemented", b=_nie("remainder"))
+                       b=lambda g, a, b: -g * div(a, b, rounding_mode="floor"), batch="elementwise")
+_remainder_s = primitive("remainder_scalar", _remainder_fw, node="RemainderBackward0", a=lambda g: g, batch="elementwise")
+_rremainder = primitive("remainder_scalar_self", _remainder_fw, node="NotImplemented", b=_nie("remainder"), batch="elementwise")
 
 
 def _remainder_args(input, other, name: str):
@@ -553,8 +554,8 @@ def remainder_(self: Tensor, other) -> Tensor:
 
 _fmod = primitive("fmod", _quiet(lambda a, b: np.fmod(a, b)), node="FmodBackward1",
                   a=lambda g: g,
-                  b=lambda g, a, b: -g * div(a, b, rounding_mode="trunc"))
-_fmod_s = primitive("fmod_scalar", _quiet(lambda a, b: np.fmod(a, b)), node="FmodBackward0", a=lambda g: g)
+                  b=lambda g, a, b: -g * div(a, b, rounding_mode="trunc"), batch="elementwise")
+_fmod_s = primitive("fmod_scalar", _quiet(lambda a, b: np.fmod(a, b)), node="FmodBackward0", a=lambda g: g, batch="elementwise")
 
 
 def _fmod_args(input, other, name: str):
@@ -633,7 +634,7 @@ def _atan2_rule_b(g, a, b):
 
 
 _atan2 = primitive("atan2", _quiet(lambda a, b: np.arctan2(a, b)), node="Atan2Backward0",
-                   a=_atan2_rule_a, b=_atan2_rule_b)
+                   a=_atan2_rule_a, b=_atan2_rule_b, batch="elementwise")
 
 
 def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -659,7 +660,7 @@ arctan2, arctan2_ = atan2, atan2_
 
 _hypot = primitive("hypot", _quiet(lambda a, b: np.hypot(a, b)), node="HypotBackward0",
                    a=lambda g, a, out: g * a / out,
-                   b=lambda g, b, out: g * b / out)
+                   b=lambda g, b, out: g * b / out, batch="elementwise")
 
 
 def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -683,10 +684,10 @@ def hypot_(self: Tensor, other: Tensor) -> Tensor:
 
 _logaddexp = primitive("logaddexp", _quiet(lambda a, b: np.logaddexp(a, b)), node="LogaddexpBackward0",
                        a=lambda g, a, b: g / (1 + exp(b - a)),
-                       b=lambda g, a, b: g / (1 + exp(a - b)))
+                       b=lambda g, a, b: g / (1 + exp(a - b)), batch="elementwise")
 _logaddexp2 = primitive("logaddexp2", _quiet(lambda a, b: np.logaddexp2(a, b)), node="Logaddexp2Backward0",
                         a=lambda g, a, b: g / (1 + exp2(b - a)),
-                        b=lambda g, a, b: g / (1 + exp2(a - b)))
+                        b=lambda g, a, b: g / (1 + exp2(a - b)), batch="elementwise")
 
 
 def logaddexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -737,9 +738,9 @@ def _xlogy_rule_b(g, a, b):
 
 
 _xlogy_fw = _quiet(_xlogy_np)
-_xlogy = primitive("xlogy", _xlogy_fw, node="XlogyBackward0", a=_xlogy_rule_a, b=_xlogy_rule_b)
-_xlogy_scalar_self = primitive("xlogy_scalar_self", _xlogy_fw, node="XlogyBackward1", b=_xlogy_rule_b)
-_xlogy_scalar_other = primitive("xlogy_scalar_other", _xlogy_fw, node="XlogyBackward2", a=_xlogy_rule_a_scalar)
+_xlogy = primitive("xlogy", _xlogy_fw, node="XlogyBackward0", a=_xlogy_rule_a, b=_xlogy_rule_b, batch="elementwise")
+_xlogy_scalar_self = primitive("xlogy_scalar_self", _xlogy_fw, node="XlogyBackward1", b=_xlogy_rule_b, batch="elementwise")
+_xlogy_scalar_other = primitive("xlogy_scalar_other", _xlogy_fw, node="XlogyBackward2", a=_xlogy_rule_a_scalar, batch="elementwise")
 
 
 def _xlogy_args(input, other, name: str):
@@ -782,8 +783,8 @@ def _copysign_rule_a(g, a, out):
 
 
 _copysign_fw = _quiet(lambda a, b: np.copysign(a, b))
-_copysign = primitive("copysign", _copysign_fw, node="CopysignBackward0", a=_copysign_rule_a, b=_zero_rule)
-_copysign_s = primitive("copysign_scalar", _copysign_fw, node="CopysignBackward1", a=_copysign_rule_a)
+_copysign = primitive("copysign", _copysign_fw, node="CopysignBackward0", a=_copysign_rule_a, b=_zero_rule, batch="elementwise")
+_copysign_s = primitive("copysign_scalar", _copysign_fw, node="CopysignBackward1", a=_copysign_rule_a, batch="elementwise")
 
 
 def _copysign_args(input, other, name: str):
@@ -829,11 +830,11 @@ def _heaviside_fw(a, b):
 
 
 _heaviside = primitive("heaviside", _heaviside_fw,
-                       node="NotImplemented", a=_nie_heaviside, b=_nie_heaviside)
+                       node="NotImplemented", a=_nie_heaviside, b=_nie_heaviside, batch="elementwise")
 # PyTorch's rule: the step is locally constant, so self gets g (0 where self == other), other 0
 _nextafter = primitive("nextafter", lambda a, b: np.nextafter(a, b), node="NextafterBackward0",
                        a=lambda g, a, b: g * (a != b).to(g.dtype),
-                       b=lambda g: g * 0)
+                       b=lambda g: g * 0, batch="elementwise")
 
 
 def _same_dtype_operands(name: str, input, other):
@@ -888,7 +889,7 @@ def nextafter_(self: Tensor, other: Tensor) -> Tensor:
 
 _ldexp = primitive("ldexp", lambda a, b: a * np.exp2(b), node="LdexpBackward0",
                    a=lambda g, b: g * _R().exp2(b),
-                   b=lambda g, a, b: g * a * _R().exp2(b) * math.log(2.0))
+                   b=lambda g, a, b: g * a * _R().exp2(b) * math.log(2.0), batch="elementwise")
 
 
 @_supports_out

@@ -30,7 +30,7 @@ def _shift_np(left: bool):
 
 
 def _bitwise(name: str, kernel: str, f, example: str, *, bool_ok: bool = True):
-    op = primitive(name, f)
+    op = primitive(name, f, batch="elementwise")
 
     def operands(input, other, fname):
         a, b, cast = binary_operands(input, other, fname)
@@ -69,7 +69,7 @@ bitwise_right_shift, bitwise_right_shift_ = _bitwise(
     "bitwise_right_shift", "rshift_cpu", _shift_np(False),
     "torch.bitwise_right_shift(torch.tensor([-8, 8]), 2) -> tensor([-2,  2])", bool_ok=False)
 
-_bitwise_not = primitive("bitwise_not", lambda a: np.logical_not(a) if a.dtype.kind == "b" else np.invert(a))
+_bitwise_not = primitive("bitwise_not", lambda a: np.logical_not(a) if a.dtype.kind == "b" else np.invert(a), batch="elementwise")
 
 
 def _check_integral(name: str, t: Tensor) -> None:

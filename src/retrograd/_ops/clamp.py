@@ -33,7 +33,7 @@ def _clamp_fw(a, *, min, max):
 
 
 _clamp = primitive("clamp", _clamp_fw, node="ClampBackward1",
-                   a=lambda g, a, min, max: where(_clamp_mask(a, min, max), g, 0.0))
+                   a=lambda g, a, min, max: where(_clamp_mask(a, min, max), g, 0.0), batch="elementwise")
 
 
 def _clamp_mask(a: Tensor, lo, hi) -> Tensor:
@@ -108,13 +108,13 @@ def _clamp_rule_hi(g, a, lo, hi):
 
 
 _clamp_t = primitive("clamp_tensor", lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi), node="ClampBackward0",
-                     a=_clamp_rule_a, lo=_clamp_rule_lo, hi=_clamp_rule_hi)
+                     a=_clamp_rule_a, lo=_clamp_rule_lo, hi=_clamp_rule_hi, batch="elementwise")
 _clamp_min_t = primitive("clamp_min_tensor", lambda a, lo: np.maximum(a, lo), node="ClampBackward0",
                          a=lambda g, a, lo: where(a >= lo, g, 0.0),
-                         lo=lambda g, a, lo: where(a < lo, g, 0.0))
+                         lo=lambda g, a, lo: where(a < lo, g, 0.0), batch="elementwise")
 _clamp_max_t = primitive("clamp_max_tensor", lambda a, hi: np.minimum(a, hi), node="ClampBackward0",
                          a=lambda g, a, hi: where(a <= hi, g, 0.0),
-                         hi=lambda g, a, hi: where(a > hi, g, 0.0))
+                         hi=lambda g, a, hi: where(a > hi, g, 0.0), batch="elementwise")
 
 
 def _clamp_tensor(input: Tensor, min, max) -> Tensor:
@@ -137,17 +137,17 @@ def _clamp_bound_fw(a, *, bound, upper):
 
 # PyTorch's own nodes for a Python-number bound: the gradient passes where the bound is not active
 _clamp_min = primitive("clamp_min", _clamp_bound_fw, node="ClampMinBackward0",
-                       a=lambda g, a, bound: g * (a >= bound).to(g.dtype))
+                       a=lambda g, a, bound: g * (a >= bound).to(g.dtype), batch="elementwise")
 _clamp_max = primitive("clamp_max", _clamp_bound_fw, node="ClampMaxBackward0",
-                       a=lambda g, a, bound: g * (a <= bound).to(g.dtype))
+                       a=lambda g, a, bound: g * (a <= bound).to(g.dtype), batch="elementwise")
 
 
 _clamp_min_bound = primitive("clamp_min_tensor_bound", lambda a, b: np.asarray(np.maximum(a, b)), node="ClampMinBackward1",
                          a=lambda g, a, b: g * (a >= b).to(g.dtype),
-                         b=lambda g, a, b: g * (a < b).to(g.dtype))
+                         b=lambda g, a, b: g * (a < b).to(g.dtype), batch="elementwise")
 _clamp_max_bound = primitive("clamp_max_tensor_bound", lambda a, b: np.asarray(np.minimum(a, b)), node="ClampMaxBackward1",
                          a=lambda g, a, b: g * (a <= b).to(g.dtype),
-                         b=lambda g, a, b: g * (a > b).to(g.dtype))
+                         b=lambda g, a, b: g * (a > b).to(g.dtype), batch="elementwise")
 
 
 def _tensor_bound(input: Tensor, v) -> bool:

@@ -20,7 +20,7 @@ __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less
 
 # ---------------------------------------------------------------- comparisons (no grad)
 def _cmp(name: str, f):
-    op = primitive(name, lambda a, b: f(a, b))
+    op = primitive(name, lambda a, b: f(a, b), batch="elementwise")
 
     def fn(input, other, *, out=None) -> Tensor:
         a, b, cast = binary_operands(input, other, name)
@@ -57,7 +57,7 @@ def _is_float(a: np.ndarray) -> bool:
 
 
 def _predicate(name: str, f, example: str):
-    op = primitive(name, f)
+    op = primitive(name, f, batch="elementwise")
 
     def fn(input: Tensor) -> Tensor:
         _need_tensor(name, input)
@@ -90,7 +90,7 @@ isreal = _predicate("isreal", _all(True), "torch.isreal(torch.tensor([1., 2.])) 
 
 # ---------------------------------------------------------------- logical
 def _logical(name: str, f, example: str):
-    op = primitive(name, f)
+    op = primitive(name, f, batch="elementwise")
 
     def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         _need_tensor(name, input)
@@ -125,7 +125,7 @@ logical_or, logical_or_ = _logical("logical_or", lambda a, b: np.logical_or(a, b
 logical_xor, logical_xor_ = _logical("logical_xor", lambda a, b: np.logical_xor(a, b),
                                      "torch.logical_xor(torch.tensor([1, 0]), torch.tensor([1, 1])) -> "
                                      "tensor([False,  True])")
-_logical_not = primitive("logical_not", lambda a: np.logical_not(a))
+_logical_not = primitive("logical_not", lambda a: np.logical_not(a), batch="elementwise")
 
 
 def logical_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -160,7 +160,7 @@ def _isclose_np(a, b, *, rtol, atol, equal_nan):
         return close | (np.isfinite(actual) & (actual <= allowed))
 
 
-_isclose = primitive("isclose", _isclose_np)
+_isclose = primitive("isclose", _isclose_np, batch="elementwise")
 
 
 def _float_arg(name: str, arg: str, pos: int, v) -> float:
@@ -233,9 +233,9 @@ def _min_rule(g, a, b):
 
 
 _maximum = primitive("maximum", lambda a, b: np.maximum(a, b), node="MaximumBackward0",
-                     a=_max_rule, b=lambda g, a, b: _max_rule(g, b, a))
+                     a=_max_rule, b=lambda g, a, b: _max_rule(g, b, a), batch="elementwise")
 _minimum = primitive("minimum", lambda a, b: np.minimum(a, b), node="MinimumBackward0",
-                     a=_min_rule, b=lambda g, a, b: _min_rule(g, b, a))
+                     a=_min_rule, b=lambda g, a, b: _min_rule(g, b, a), batch="elementwise")
 
 
 def _fmax_wins(a, b):
@@ -264,10 +264,10 @@ def _fmin_np(a, b):
 
 _fmax = primitive("fmax", _fmax_np, node="FmaxBackward0",
                   a=lambda g, a, b: where(_fmax_wins(a, b), g, 0.0),
-                  b=lambda g, a, b: where(_fmax_wins(a, b), 0.0, g))
+                  b=lambda g, a, b: where(_fmax_wins(a, b), 0.0, g), batch="elementwise")
 _fmin = primitive("fmin", _fmin_np, node="FminBackward0",
                   a=lambda g, a, b: where(_fmin_wins(a, b), g, 0.0),
-                  b=lambda g, a, b: where(_fmin_wins(a, b), 0.0, g))
+                  b=lambda g, a, b: where(_fmin_wins(a, b), 0.0, g), batch="elementwise")
 
 
 def maximum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:

@@ -57,7 +57,7 @@ def fill(input: Tensor, value) -> Tensor:
 
 
 _clone = primitive("clone", lambda a, *, memory_format=None: copied(a, memory_format), node="CloneBackward0",
-                   a=lambda g: g)
+                   a=lambda g: g, batch="elementwise")
 def _astype(a, *, npd):
     if npd.kind in "iub" and a.dtype.kind == "f":
         with np.errstate(invalid="ignore", over="ignore"):  # nan/inf -> int: PyTorch is silent
@@ -66,17 +66,17 @@ def _astype(a, *, npd):
 
 
 _to_dtype = primitive("to_dtype", _astype, node="ToCopyBackward0",
-                      a=lambda g, a_dtype: to_dtype(g, a_dtype))
+                      a=lambda g, a_dtype: to_dtype(g, a_dtype), batch="elementwise")
 # copy_(self, src): self's old value gets no gradient; src gets g (summed, cast by the engine).
 _copy = primitive("copy_", lambda a, b: np.broadcast_to(b, a.shape).astype(a.dtype, copy=True),
                   node="torch::autograd::CopyBackwards", a=lambda g: g * 0, b=lambda g: g)
 # fill_ is only in-place; PyTorch numbers its in-place overloads' nodes 2 (Scalar) and 3 (Tensor)
 _fill = primitive("fill_", lambda a, *, value: np.full(a.shape, value, dtype=a.dtype), node="FillBackward2",
-                  a=lambda g: g * 0)
+                  a=lambda g: g * 0, batch="elementwise")
 _fill_t = primitive("fill_tensor", lambda a, v: np.full(a.shape, v, dtype=a.dtype), node="FillBackward3",
-                    a=lambda g: g * 0, v=lambda g: g.sum())
+                    a=lambda g: g * 0, v=lambda g: g.sum(), batch="elementwise")
 _zero = primitive("zero_", lambda a: np.zeros(a.shape, dtype=a.dtype), node="ZeroBackward0",
-                  a=lambda g: g * 0)
+                  a=lambda g: g * 0, batch="elementwise")
 
 
 def clone(input: Tensor, *, memory_format=None) -> Tensor:

@@ -66,7 +66,7 @@ def _diag_bw_fw(grad, *, shape, offset, dim1, dim2):
 _diagonal = primitive("diagonal", lambda a, *, offset, dim1, dim2: _diag_view(a, offset, dim1, dim2),
                       node="DiagonalBackward0",
                       a=lambda g, a_shape, offset, dim1, dim2: apply(
-                          _diagonal_backward, (g,), {"shape": a_shape, "offset": offset, "dim1": dim1, "dim2": dim2}))
+                          _diagonal_backward, (g,), {"shape": a_shape, "offset": offset, "dim1": dim1, "dim2": dim2}), batch="diagonal")
 _diagonal_backward = primitive("diagonal_backward", _diag_bw_fw, node="DiagonalBackwardBackward0",
                                grad=lambda g, offset, dim1, dim2: apply(
                                    _diagonal, (g,), {"offset": offset, "dim1": dim1, "dim2": dim2}))

@@ -40,9 +40,9 @@ def _index_fw(a, *, key):
 
 
 _index = primitive("index", _index_fw, node="IndexBackward0",
-                   a=lambda g, a_shape, key: apply(_index_backward, (g,), {"shape": a_shape, "key": key}))
+                   a=lambda g, a_shape, key: apply(_index_backward, (g,), {"shape": a_shape, "key": key}), batch="index")
 _index_backward = primitive("index_backward", _index_bw_fw, node="IndexPutBackward0",
-                            g=lambda g, key: apply(_index, (g,), {"key": key}))
+                            g=lambda g, key: apply(_index, (g,), {"key": key}), batch="index")
 
 
 def _put_fw(a, v, *, key, accumulate):
@@ -64,7 +64,7 @@ def _put_rule_v(g, key, v_shape):
     return r if r._data.shape == tuple(v_shape) else sum_to(r, v_shape)
 
 
-_index_put = primitive("index_put", _put_fw, node="IndexPutBackward0", a=_put_rule_a, v=_put_rule_v)
+_index_put = primitive("index_put", _put_fw, node="IndexPutBackward0", a=_put_rule_a, v=_put_rule_v, batch="index")
 
 
 def _zero_at(g: Tensor, key) -> Tensor:
@@ -75,10 +75,10 @@ def _zero_at(g: Tensor, key) -> Tensor:
 # More table entries share the put forward and rules; PyTorch names the node after how the
 # write was done: through a view of the base (CopySlices), with advanced indices on the whole
 # tensor (IndexPutBackward0), as a fill (FillBackward3) or a copy_ (CopyBackwards) of all of it.
-_index_put_view = primitive("index_put_view", _put_fw, node="CopySlices", a=_put_rule_a, v=_put_rule_v)
-_index_put_fill = primitive("index_put_fill", _put_fw, node="FillBackward3", a=_put_rule_a, v=_put_rule_v)
-_index_put_copy = primitive("index_put_copy", _put_fw, node="CopyBackwards", a=_put_rule_a, v=_put_rule_v)
-_alias = primitive("alias", lambda a: a.view(), node="AliasBackward0", a=lambda g: g)
+_index_put_view = primitive("index_put_view", _put_fw, node="CopySlices", a=_put_rule_a, v=_put_rule_v, batch="index")
+_index_put_fill = primitive("index_put_fill", _put_fw, node="FillBackward3", a=_put_rule_a, v=_put_rule_v, batch="index")
+_index_put_copy = primitive("index_put_copy", _put_fw, node="CopyBackwards", a=_put_rule_a, v=_put_rule_v, batch="index")
+_alias = primitive("alias", lambda a: a.view(), node="AliasBackward0", a=lambda g: g, batch="elementwise")
 
 _INDEX_TYPES_MSG = "tensors used as indices must be long, int, byte or bool tensors"
 _SEQ_WARNING = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
@@ -433,7 +433,8 @@ def setitem(self: Tensor, key, value) -> None:
                 f"{_scalar_type_name(self.dtype)} for the destination and {_scalar_type_name(v.dtype)} for the source.")
     if through_view and grad_mode.state.enabled and self._requires_grad and self._grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if grad_mode.state.enabled and (self._requires_grad or v._requires_grad) or _registry._forward_ad is not None:
+    if grad_mode.state.enabled and (self._requires_grad or v._requires_grad) or _registry._forward_ad is not None \
+            or _registry._batching is not None:  # (a graph, tangents or a vmap trace: through the table)
         apply_inplace(op, self, (v,), {"key": np_key, "accumulate": False})
         return
     # No graph to record: write straight into the data (one copy instead of two).

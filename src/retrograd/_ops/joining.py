@@ -30,7 +30,7 @@ _ARITY: dict = {}
 
 
 def _variadic(kind: str, n: int, forward, rule_for, node: str, statics: tuple, n_out: int = 1,
-              n_in: int | None = None):
+              n_in: int | None = None, batch: str | None = None):
     """The table entry ``<kind>_<n>``: ``forward(arrays, **statics)``; input i's rule is ``rule_for(i)``."""
     key = (kind, n)
     op = _ARITY.get(key)
@@ -45,7 +45,8 @@ def _variadic(kind: str, n: int, forward, rule_for, node: str, statics: tuple, n
 
     fw.__signature__ = inspect.Signature([_P(x, _P.POSITIONAL_ONLY) for x in names]
                                          + [_P(s, _P.KEYWORD_ONLY) for s in statics])
-    op = primitive(f"{kind}_{n}", fw, node=node, n_out=n_out, **{x: rule_for(i) for i, x in enumerate(names)})
+    op = primitive(f"{kind}_{n}", fw, node=node, n_out=n_out, batch=batch,
+                   **{x: rule_for(i) for i, x in enumerate(names)})
     _ARITY[key] = op
     return op
 
@@ -124,7 +125,7 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
                                    f"{ref._data.shape[k]} but got size {sh[k]} for tensor number {i} in the list.")
         spans.append((off, sh[d]))
         off += sh[d]
-    op = _variadic("cat", len(ts), _cat_fw, _cat_rule, "CatBackward0", ("dim", "spans"))
+    op = _variadic("cat", len(ts), _cat_fw, _cat_rule, "CatBackward0", ("dim", "spans"), batch="join")
     return apply(op, tuple(ts), {"dim": d, "spans": tuple(spans)}, _promoted(ts))
 
 
@@ -169,7 +170,7 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
                                f"{shape_str(t._data.shape)} at entry {i}")
     d = wrap_dim(dim, len(sh) + 1)
     op = _variadic("stack", len(ts), lambda arrays, *, dim: np.stack(arrays, axis=dim), _stack_rule,
-                   "StackBackward0", ("dim",))
+                   "StackBackward0", ("dim",), batch="join:stack")
     return apply(op, tuple(ts), {"dim": d}, _promoted(ts))
 
 
@@ -255,7 +256,7 @@ def _split_views(input: Tensor, d: int, sizes: list, node: str, views: bool = Tr
         off += s
     kind = _SPLIT_KINDS[("WithSizes" in node, len(bounds) == 1, views)]
     op = _variadic(kind, len(bounds), _split_fw if views else _split_copies_fw, _split_rule, node, ("dim", "bounds"),
-                   n_out=len(bounds), n_in=1)
+                   n_out=len(bounds), n_in=1, batch="join")
     outs = apply(op, (input,), {"dim": d, "bounds": tuple(bounds)})
     outs = outs if isinstance(outs, tuple) else (outs,)
     return _mark_multi(outs, input) if views else outs
@@ -337,7 +338,8 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
     n = input._data.shape[d]
     if n == 0:
         return ()
-    op = _variadic("unbind", n, _unbind_fw, _unbind_rule, "UnbindBackward0", ("dim", "n"), n_out=n, n_in=1)
+    op = _variadic("unbind", n, _unbind_fw, _unbind_rule, "UnbindBackward0", ("dim", "n"), n_out=n, n_in=1,
+                   batch="join")
     outs = apply(op, (input,), {"dim": d, "n": n})
     return _mark_multi(outs if isinstance(outs, tuple) else (outs,), input)
 

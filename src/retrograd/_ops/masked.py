@@ -17,7 +17,7 @@ __all__ = ["where", "masked_fill", "masked_select", "masked_scatter", "masked_fi
 # PyTorch: where(cond, g, 0) (a product with the mask would turn an infinite g into NaN)
 _where = primitive("where", lambda cond, a, b: np.where(cond, a, b), node="WhereBackward0",
                    a=lambda g, cond: where(cond, g, 0.0),
-                   b=lambda g, cond: where(cond, 0.0, g))
+                   b=lambda g, cond: where(cond, 0.0, g), batch="elementwise")
 
 
 def logical_not_t(cond: Tensor) -> Tensor:
@@ -94,11 +94,11 @@ def _masked_fill_np(a, *, mask, value):
 
 
 _masked_fill = primitive("masked_fill", _masked_fill_np, node="MaskedFillBackward0",
-                         a=lambda g, mask: apply(_masked_fill, (g,), {"mask": mask, "value": 0}))
+                         a=lambda g, mask: apply(_masked_fill, (g,), {"mask": mask, "value": 0}), batch="elementwise")
 _masked_fill_t = primitive("masked_fill_tensor", lambda a, v, *, mask: _masked_fill_np(a, mask=mask, value=v),
                            node="MaskedFillBackward1",
                            a=lambda g, mask: apply(_masked_fill, (g,), {"mask": mask, "value": 0}),
-                           v=lambda g, mask: (g * _const(mask)).sum())
+                           v=lambda g, mask: (g * _const(mask)).sum(), batch="elementwise")
 
 
 def _broadcast_check(a_shape, m_shape, mask_first: bool = True):

@@ -13,7 +13,7 @@ __all__ = ["repeat", "repeat_interleave", "tile", "flip", "fliplr", "flipud", "r
 
 # ---------------------------------------------------------------- flips, rolls, rotations
 _flip = primitive("flip", lambda a, *, dims: np.flip(a, dims).copy() if dims else a.copy(), node="FlipBackward0",
-                  a=lambda g, dims: apply(_flip, (g,), {"dims": dims}))
+                  a=lambda g, dims: apply(_flip, (g,), {"dims": dims}), batch="reduce")
 
 
 def flip(input: Tensor, *dims_args, dims=None) -> Tensor:

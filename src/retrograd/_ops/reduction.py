@@ -39,11 +39,11 @@ def _broadcast_grad(g: np.ndarray, shape: tuple) -> np.ndarray:
 _add_reduce = np.add.reduce
 _sum_all = primitive("sum", lambda a: np.asarray(_add_reduce(a, axis=None, dtype=_sum_dtype(a))), node="SumBackward0",
                      fast={"a": lambda g, a_shape: _broadcast_grad(g, a_shape)},
-                     a=lambda g, a_shape: expand_grad(g, a_shape))
+                     a=lambda g, a_shape: expand_grad(g, a_shape), batch="sum_all")
 _sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(_add_reduce(a, axis=dims, keepdims=keepdim,
                                                                                   dtype=_sum_dtype(a))),
                      node="SumBackward1",
-                     a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape))
+                     a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape), batch="reduce")
 
 
 def _np_mean(a: np.ndarray, axis=None, keepdims: bool = False):
@@ -62,11 +62,11 @@ def _mean_fw(a):
 
 
 _mean_all = primitive("mean", _mean_fw, node="MeanBackward0",
-                      a=lambda g, a_shape: expand_grad(g, a_shape) / _numel(a_shape))
+                      a=lambda g, a_shape: expand_grad(g, a_shape) / _numel(a_shape), batch="sum_all")
 _mean_dim = primitive("mean_dim", lambda a, *, dims, keepdim: np.asarray(_np_mean(a, dims, keepdim), dtype=a.dtype),
                       node="MeanBackward1",
                       a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape)
-                      / _numel([a_shape[d] for d in dims]))
+                      / _numel([a_shape[d] for d in dims]), batch="reduce")
 
 
 def _numel(shape) -> int:
@@ -275,10 +275,10 @@ def _empty_dims(input: Tensor, dims, name: str) -> None:
 # (the ufuncs' own reduce: np.amax's wrapper costs ~10 us, 7% of a 1M-element reduction)
 _amax = primitive("amax", lambda a, *, dims, keepdim: np.asarray(np.maximum.reduce(a, axis=dims, keepdims=keepdim)),
                   node="AmaxBackward0",
-                  a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim))
+                  a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim), batch="reduce")
 _amin = primitive("amin", lambda a, *, dims, keepdim: np.asarray(np.minimum.reduce(a, axis=dims, keepdims=keepdim)),
                   node="AminBackward0",
-                  a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim))
+                  a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim), batch="reduce")
 
 
 def _amax_amin(op, name: str, input: Tensor, dim, keepdim: bool) -> Tensor:
@@ -313,7 +313,7 @@ def _aminmax_fw(a, *, dims, keepdim):
 
 _aminmax = primitive("aminmax", _aminmax_fw, node="AminmaxBackward0", n_out=2,
                      a=lambda g, a, out, dims, keepdim: _tied_share(g[0], a, out[0], dims, keepdim)
-                     + _tied_share(g[1], a, out[1], dims, keepdim))
+                     + _tied_share(g[1], a, out[1], dims, keepdim), batch="reduce")
 
 
 @declares_out("same", tuple_mode="same")
@@ -420,7 +420,7 @@ _prod_all = primitive("prod", lambda a: np.asarray(np.prod(a, dtype=_prod_dtype(
 _prod_dim = primitive("prod_dim", lambda a, *, dim, keepdim: np.asarray(
     np.prod(a.reshape(1) if a.ndim == 0 else a, axis=dim, keepdims=keepdim, dtype=_prod_dtype(a))).reshape(
     _prod_shape(a.shape, dim, keepdim)), node="ProdBackward1",
-    a=lambda g, a, out, dim, keepdim: _prod_dim_bw(g, a, out, dim, keepdim))
+    a=lambda g, a, out, dim, keepdim: _prod_dim_bw(g, a, out, dim, keepdim), batch="reduce")
 
 
 def _prod_shape(shape, dim, keepdim):
@@ -504,7 +504,7 @@ def _lse_fw(a, *, dims, keepdim):
 
 _logsumexp = primitive("logsumexp", _lse_fw, node="LogsumexpBackward0",
                        a=lambda g, a, out, dims, keepdim: unsqueeze_dims(g, dims, keepdim, a.shape)
-                       * exp(a - unsqueeze_dims(out, dims, keepdim, a.shape)))
+                       * exp(a - unsqueeze_dims(out, dims, keepdim, a.shape)), batch="reduce")
 
 
 @with_out("logsumexp", float_out("logsumexp"))
@@ -589,7 +589,7 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:
 _nansum = primitive("nansum", lambda a, *, dims, keepdim: np.asarray(np.nansum(
     a, axis=dims, keepdims=keepdim, dtype=a.dtype if a.dtype.kind in "iub" else None)),
     node="NansumBackward0",
-    a=lambda g, a, dims, keepdim: unsqueeze_dims(g, dims, keepdim, a.shape) * (a == a))
+    a=lambda g, a, dims, keepdim: unsqueeze_dims(g, dims, keepdim, a.shape) * (a == a), batch="reduce")
 
 
 @reduce_out("nansum", dim_required=False)

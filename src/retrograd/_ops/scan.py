@@ -80,10 +80,10 @@ def _cumprod_bw_zeros(g: Tensor, a: Tensor, dim: int) -> Tensor:
 
 
 _cumsum = primitive("cumsum", _cum_fw(np.cumsum, True), node="CumsumBackward0",
-                    a=lambda g, dim: flip(cumsum(flip(g, dim), dim), dim) if g.ndim else g)
+                    a=lambda g, dim: flip(cumsum(flip(g, dim), dim), dim) if g.ndim else g, batch="dim")
 _cumprod = primitive("cumprod", _cum_fw(np.cumprod), node="CumprodBackward0",
                      fast={"a": on_arrays(lambda g, a, out, dim: _cumprod_first_order(g, a, out, dim))},
-                     a=lambda g, a, out, dim: _cumprod_bw(g, a, out, dim))
+                     a=lambda g, a, out, dim: _cumprod_bw(g, a, out, dim), batch="dim")
 
 
 def cumsum(input: Tensor, dim: int, *, dtype=None, out=None) -> Tensor:
@@ -238,7 +238,7 @@ def _lcse_rule(g, a, out, dim):
     return R.movedim((gm.unsqueeze(-1) * w).sum(-2), -1, dim)
 
 
-_logcumsumexp = primitive("logcumsumexp", _lcse_fw, node="LogcumsumexpBackward0", a=_lcse_rule)
+_logcumsumexp = primitive("logcumsumexp", _lcse_fw, node="LogcumsumexpBackward0", a=_lcse_rule, batch="dim")
 
 
 @_supports_out

@@ -45,7 +45,7 @@ def _sum_to_fw(a, *, shape):
 
 _sum_to = primitive("sum_to", _sum_to_fw, node="SumBackward1",
                     fast={"a": lambda g, a_shape: g if g.shape == a_shape else _broadcast_fw(g, shape=a_shape)},
-                    a=lambda g, a_shape: expand_grad(g, a_shape))
+                    a=lambda g, a_shape: expand_grad(g, a_shape), batch="sum_to")
 # The gradient of a reduction is a broadcast of the incoming gradient.  As this private op
 # (not the public view op ``expand``) it is a plain read-only broadcast of the gradient's
 # data: no view bookkeeping (shared version counter, the base's list of live views) on the
@@ -63,7 +63,7 @@ def _expand_fast(g, a_shape):
 
 
 _expand_grad = primitive("expand_grad", _broadcast_fw, node="ExpandBackward0", a=_expand_rule,
-                         fast={"a": _expand_fast})
+                         fast={"a": _expand_fast}, batch="view")
 
 
 def expand_grad(g: Tensor, shape) -> Tensor:
@@ -89,7 +89,8 @@ def _expand_fw(a, *, shape):
     return out if out.strides == tuple(st) else np.lib.stride_tricks.as_strided(a, shape, st, writeable=False)
 
 
-_expand = primitive("expand", _expand_fw, node="ExpandBackward0", a=_expand_rule, fast={"a": _expand_fast})
+_expand = primitive("expand", _expand_fw, node="ExpandBackward0", a=_expand_rule, fast={"a": _expand_fast},
+                   batch="view")
 
 
 def sum_to(input: Tensor, shape) -> Tensor:
@@ -166,9 +167,9 @@ def _infer_shape(shape, numel: int) -> tuple:
 
 
 _view = primitive("view", lambda a, *, shape: a.reshape(shape), node="ViewBackward0",
-                  a=lambda g, a_shape: reshape(g, a_shape))
+                  a=lambda g, a_shape: reshape(g, a_shape), batch="view")
 _unsafe_view = primitive("reshape_copy", lambda a, *, shape: a.reshape(shape), node="UnsafeViewBackward0",
-                         a=lambda g, a_shape: reshape(g, a_shape))
+                         a=lambda g, a_shape: reshape(g, a_shape), batch="view")
 
 
 def view(input: Tensor, *shape, size=None) -> Tensor:
@@ -304,10 +305,10 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 _transpose = primitive("transpose", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a.view(),
                        node="TransposeBackward0",
-                       a=lambda g, dim0, dim1: transpose(g, dim0, dim1))
-_t = primitive("t", lambda a: a.T, node="TBackward0", a=lambda g: t(g))
+                       a=lambda g, dim0, dim1: transpose(g, dim0, dim1), batch="transpose")
+_t = primitive("t", lambda a: a.T, node="TBackward0", a=lambda g: t(g), batch="transpose")
 _permute = primitive("permute", lambda a, *, dims: np.transpose(a, dims), node="PermuteBackward0",
-                     a=lambda g, dims: permute(g, tuple(np.argsort(dims).tolist())))
+                     a=lambda g, dims: permute(g, tuple(np.argsort(dims).tolist())), batch="permute")
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -411,16 +412,16 @@ def adjoint(input: Tensor) -> Tensor:
 moveaxis = movedim
 
 _unsqueeze = primitive("unsqueeze", lambda a, *, dim: np.expand_dims(a, dim), node="UnsqueezeBackward0",
-                       a=lambda g, dim: squeeze(g, dim))
+                       a=lambda g, dim: squeeze(g, dim), batch="unsqueeze")
 _squeeze = primitive("squeeze", lambda a: a.reshape([s for s in a.shape if s != 1]), node="SqueezeBackward0",
-                     a=lambda g, a_shape: reshape(g, a_shape))
+                     a=lambda g, a_shape: reshape(g, a_shape), batch="squeeze")
 _squeeze_dim = primitive("squeeze_dim", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward1",
-                         a=lambda g, a_shape: reshape(g, a_shape))
+                         a=lambda g, a_shape: reshape(g, a_shape), batch="squeeze")
 _squeeze_dims = primitive("squeeze_dims", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward2",
-                          a=lambda g, a_shape: reshape(g, a_shape))
+                          a=lambda g, a_shape: reshape(g, a_shape), batch="squeeze")
 # matmul's 1-d @ 2-d path squeezes through this overload in PyTorch.
 squeeze_matmul = primitive("squeeze_matmul", lambda a, *, dims: np.squeeze(a, dims), node="SqueezeBackward4",
-                           a=lambda g, a_shape: reshape(g, a_shape))
+                           a=lambda g, a_shape: reshape(g, a_shape), batch="squeeze")
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
@@ -476,9 +477,9 @@ def _select_fw(a, *, dim, index):
 
 _select = primitive("select", _select_fw, node="SelectBackward0",
                     fast={"a": lambda g, a_shape, dim, index: _select_bw_fw(g, shape=a_shape, dim=dim, index=index)},
-                    a=lambda g, a_shape, dim, index: _sel_bw(g, a_shape, dim, index))
+                    a=lambda g, a_shape, dim, index: _sel_bw(g, a_shape, dim, index), batch="select")
 _select_backward = primitive("select_backward", _select_bw_fw, node="SelectBackwardBackward0",
-                             g=lambda g, dim, index: select(g, dim, index))
+                             g=lambda g, dim, index: select(g, dim, index), batch="select_backward")
 
 
 def _sel_bw(g, shape, dim, index):
@@ -514,9 +515,9 @@ def _slice_bw_fw(g, *, shape, dim, start, stop, step):
 
 _slice = primitive("slice", _slice_fw, node="SliceBackward0",
                    a=lambda g, a_shape, dim, start, stop, step: apply(
-                       _slice_backward, (g,), {"shape": a_shape, "dim": dim, "start": start, "stop": stop, "step": step}))
+                       _slice_backward, (g,), {"shape": a_shape, "dim": dim, "start": start, "stop": stop, "step": step}), batch="select")
 _slice_backward = primitive("slice_backward", _slice_bw_fw, node="SliceBackwardBackward0",
-                            g=lambda g, dim, start, stop, step: slice_dim(g, dim, start, stop, step))
+                            g=lambda g, dim, start, stop, step: slice_dim(g, dim, start, stop, step), batch="select_backward")
 
 
 def slice_dim(input: Tensor, dim: int, start, stop, step: int = 1) -> Tensor:

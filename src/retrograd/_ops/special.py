@@ -34,8 +34,8 @@ def _i1_rule(g, a, out):
     return g * R.where(a == 0, R.full_like(a, 0.5), i0(a) - out / safe)
 
 
-_i0 = primitive("i0", _i0_fw, node="I0Backward0", a=lambda g, a: g * _i1(a))
-_i1_op = primitive("special_i1", _i1_fw, node="SpecialI1Backward0", a=_i1_rule)
+_i0 = primitive("i0", _i0_fw, node="I0Backward0", a=lambda g, a: g * _i1(a), batch="elementwise")
+_i1_op = primitive("special_i1", _i1_fw, node="SpecialI1Backward0", a=_i1_rule, batch="elementwise")
 
 
 def _i1(a: Tensor) -> Tensor:
@@ -73,7 +73,7 @@ def _mvlgamma_rule(g, a, p):
     return g * R.digamma(a.unsqueeze(-1) + offs).sum(-1)
 
 
-_mvlgamma = primitive("mvlgamma", _mvlgamma_fw, node="MvlgammaBackward0", a=_mvlgamma_rule)
+_mvlgamma = primitive("mvlgamma", _mvlgamma_fw, node="MvlgammaBackward0", a=_mvlgamma_rule, batch="elementwise")
 
 
 @_supports_out
@@ -132,7 +132,7 @@ def _entr_rule(g, a):
     return -g * (log(a) + 1)
 
 
-_entr = primitive("special_entr", _f64fw(K.entr), node="SpecialEntrBackward0", a=_entr_rule)
+_entr = primitive("special_entr", _f64fw(K.entr), node="SpecialEntrBackward0", a=_entr_rule, batch="elementwise")
 
 
 def special_entr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -156,11 +156,11 @@ def _xlog1py_rule_b(g, a, b):
 
 _xlog1py_fw = _f64fw(K.xlog1py, 2)
 _xlog1py = primitive("special_xlog1py", _xlog1py_fw, node="SpecialXlog1PyBackward0",
-                     a=_xlog1py_rule_a, b=_xlog1py_rule_b)
+                     a=_xlog1py_rule_a, b=_xlog1py_rule_b, batch="elementwise")
 _xlog1py_ss = primitive("special_xlog1py_scalar_self", _xlog1py_fw, node="SpecialXlog1PyBackward1",
-                        b=_xlog1py_rule_b)
+                        b=_xlog1py_rule_b, batch="elementwise")
 _xlog1py_so = primitive("special_xlog1py_scalar_other", _xlog1py_fw, node="SpecialXlog1PyBackward2",
-                        a=_xlog1py_rule_a)
+                        a=_xlog1py_rule_a, batch="elementwise")
 
 _BINARY_OVERLOADS = ["Tensor input, Tensor other, *, Tensor out = None",
                      "Number self, Tensor other, *, Tensor out = None",
@@ -194,11 +194,11 @@ def _normal_pdf(x):
 
 
 # PyTorch builds ndtr from erfc and a scalar multiply: its node is that MulBackward1.
-_ndtr = primitive("special_ndtr", _f64fw(K.ndtr), node="MulBackward1", a=lambda g, a: g * _normal_pdf(a))
+_ndtr = primitive("special_ndtr", _f64fw(K.ndtr), node="MulBackward1", a=lambda g, a: g * _normal_pdf(a), batch="elementwise")
 _ndtri = primitive("special_ndtri", _f64fw(K.ndtri), node="SpecialNdtriBackward0",
-                   a=lambda g, out: g * _SQRT_2PI * exp(out * out * 0.5))
+                   a=lambda g, out: g * _SQRT_2PI * exp(out * out * 0.5), batch="elementwise")
 _log_ndtr = primitive("special_log_ndtr", _f64fw(K.log_ndtr), node="SpecialLogNdtrBackward0",
-                      a=lambda g, a, out: g * exp(-(out + a * a * 0.5)) * (1 / _SQRT_2PI))
+                      a=lambda g, a, out: g * exp(-(out + a * a * 0.5)) * (1 / _SQRT_2PI), batch="elementwise")
 
 
 def special_ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -233,7 +233,7 @@ def special_log_ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 # ================================================================ erfcx, i0e, i1, i1e
 _erfcx = primitive("special_erfcx", _f64fw(K.erfcx), node="SpecialErfcxBackward0",
-                   a=lambda g, a, out: g * (a * out * 2 - _TWO_OVER_SQRT_PI))
+                   a=lambda g, a, out: g * (a * out * 2 - _TWO_OVER_SQRT_PI), batch="elementwise")
 
 
 def special_erfcx(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -252,8 +252,8 @@ def _i1e_rule(g, a, out):
 
 
 _i0e = primitive("special_i0e", _f64fw(K.i0e), node="SpecialI0EBackward0",
-                 a=lambda g, a, out: g * (special_i1e(a) - sgn(a) * out))
-_i1e = primitive("special_i1e", _f64fw(K.i1e), node="SpecialI1EBackward0", a=_i1e_rule)
+                 a=lambda g, a, out: g * (special_i1e(a) - sgn(a) * out), batch="elementwise")
+_i1e = primitive("special_i1e", _f64fw(K.i1e), node="SpecialI1EBackward0", a=_i1e_rule, batch="elementwise")
 
 
 def special_i0e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -294,9 +294,9 @@ def _zeta_rule_q(g, a, b):
 
 
 _zeta_fw = _f64fw(K.zeta, 2)
-_zeta = primitive("special_zeta", _zeta_fw, node="SpecialZetaBackward0", a=_nie("zeta"), b=_zeta_rule_q)
-_zeta_ss = primitive("special_zeta_scalar_self", _zeta_fw, node="SpecialZetaBackward1", b=_zeta_rule_q)
-_zeta_so = primitive("special_zeta_scalar_other", _zeta_fw, node="SpecialZetaBackward2", a=_nie("zeta"))
+_zeta = primitive("special_zeta", _zeta_fw, node="SpecialZetaBackward0", a=_nie("zeta"), b=_zeta_rule_q, batch="elementwise")
+_zeta_ss = primitive("special_zeta_scalar_self", _zeta_fw, node="SpecialZetaBackward1", b=_zeta_rule_q, batch="elementwise")
+_zeta_so = primitive("special_zeta_scalar_other", _zeta_fw, node="SpecialZetaBackward2", a=_nie("zeta"), batch="elementwise")
 
 
 def special_zeta(input, other, *, out: Tensor | None = None) -> Tensor:
@@ -317,9 +317,9 @@ def _igamma_rule_x(g, a, b):
 
 
 _igamma = primitive("igamma", _f64fw(K.gammainc, 2), node="IgammaBackward0",
-                    a=_nie("igamma: input"), b=_igamma_rule_x)
+                    a=_nie("igamma: input"), b=_igamma_rule_x, batch="elementwise")
 _igammac = primitive("igammac", _f64fw(K.gammaincc, 2), node="IgammacBackward0",
-                     a=_nie("igammac: input"), b=lambda g, a, b: -_igamma_rule_x(g, a, b))
+                     a=_nie("igammac: input"), b=lambda g, a, b: -_igamma_rule_x(g, a, b), batch="elementwise")
 
 
 def _igamma_args(name: str, input, other):
@@ -404,7 +404,7 @@ def special_gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None
 # ================================================================ not differentiable in PyTorch
 # (no rule: the output never requires grad, as in PyTorch)
 def _nodiff_unary(name: str, kernel, example: str):
-    op = primitive(name, _f64fw(kernel), node="NotImplemented")
+    op = primitive(name, _f64fw(kernel), node="NotImplemented", batch="elementwise")
     short = name.removeprefix("special_")
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:

@@ -49,11 +49,11 @@ def _std_g(g: Tensor, std: Tensor) -> Tensor:
 
 _var = primitive("var", lambda a, *, dims, correction, keepdim, full: _var_np(a, dims, correction, keepdim),
                  node="VarBackward0",
-                 a=lambda g, a, dims, correction, keepdim, full: _var_bw(g, a, dims, correction, keepdim, full))
+                 a=lambda g, a, dims, correction, keepdim, full: _var_bw(g, a, dims, correction, keepdim, full), batch="reduce")
 _std = primitive("std", lambda a, *, dims, correction, keepdim, full: np.sqrt(_var_np(a, dims, correction, keepdim)),
                  node="StdBackward0",
                  a=lambda g, a, out, dims, correction, keepdim, full: _var_bw(_std_g(g, out), a, dims, correction,
-                                                                             keepdim, full))
+                                                                             keepdim, full), batch="reduce")
 
 
 def _mean_np(a, dims, keepdim):
@@ -85,11 +85,11 @@ def _var_mean_bw(var_part, g, a: Tensor, dims, correction, keepdim, full) -> Ten
 
 _var_mean = primitive("var_mean", lambda a, *, dims, correction, keepdim, full: (
     _var_np(a, dims, correction, keepdim), _mean_np(a, dims, keepdim)), node="VarMeanBackward0", n_out=2,
-    a=lambda g, a, dims, correction, keepdim, full: _var_mean_bw(_var_bw, g, a, dims, correction, keepdim, full))
+    a=lambda g, a, dims, correction, keepdim, full: _var_mean_bw(_var_bw, g, a, dims, correction, keepdim, full), batch="reduce")
 _std_mean = primitive("std_mean", lambda a, *, dims, correction, keepdim, full: (
     np.sqrt(_var_np(a, dims, correction, keepdim)), _mean_np(a, dims, keepdim)), node="StdMeanBackward0", n_out=2,
     a=lambda g, a, out, dims, correction, keepdim, full: _var_mean_bw(
-        lambda g0, *r: _var_bw(_std_g(g0, out[0]), *r), g, a, dims, correction, keepdim, full))
+        lambda g0, *r: _var_bw(_std_g(g0, out[0]), *r), g, a, dims, correction, keepdim, full), batch="reduce")
 
 
 def _var_args(input: Tensor, dim, unbiased, correction, name: str = "var") -> dict:

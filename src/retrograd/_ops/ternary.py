@@ -26,11 +26,11 @@ def _lerp_np(a, e, w):
 
 _lerp_s = primitive("lerp_scalar", lambda a, e, *, weight: _lerp_np(a, e, weight), node="LerpBackward0",
                     a=lambda g, weight: g * (1 - weight),
-                    e=lambda g, weight: g * weight)
+                    e=lambda g, weight: g * weight, batch="elementwise")
 _lerp_t = primitive("lerp", _lerp_np, node="LerpBackward1",
                     a=lambda g, w: g * (1 - w),
                     e=lambda g, w: g * w,
-                    w=lambda g, a, e: g * (e - a))
+                    w=lambda g, a, e: g * (e - a), batch="elementwise")
 
 _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
               "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -81,11 +81,11 @@ def lerp_(self: Tensor, end: Tensor, weight) -> Tensor:
 _addcmul = primitive("addcmul", lambda a, t1, t2, *, value: a + value * t1 * t2, node="AddcmulBackward0",
                      a=lambda g: g,
                      t1=lambda g, t2, value: g * (t2 * value),
-                     t2=lambda g, t1, value: g * (t1 * value))
+                     t2=lambda g, t1, value: g * (t1 * value), batch="elementwise")
 _addcdiv = primitive("addcdiv", _quiet(lambda a, t1, t2, *, value: a + value * t1 / t2), node="AddcdivBackward0",
                      a=lambda g: g,
                      t1=lambda g, t2, value: g * (value / t2),
-                     t2=lambda g, t1, t2, value: -g * (value * t1 / (t2 * t2)))
+                     t2=lambda g, t1, t2, value: -g * (value * t1 / (t2 * t2)), batch="elementwise")
 
 _ADDCDIV_INT = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "

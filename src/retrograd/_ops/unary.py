@@ -88,7 +88,8 @@ def _unary(name: str, fw, rule, node: str | None = None, float_only: bool = True
     # quiet: run the forward under np.errstate (PyTorch never warns on inf/NaN); the context
     # costs ~1 us per call, so ops that cannot raise a floating-point error skip it.
     # fast: the rule on arrays (the op's declared first-order path, see _registry.primitive)
-    op = primitive(name, _quiet(fw) if quiet else fw, node=node, a=rule, fast=fast and {"a": fast})
+    op = primitive(name, _quiet(fw) if quiet else fw, node=node, a=rule, fast=fast and {"a": fast},
+                   batch="elementwise")
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         cast = float_dtype_for(input) if float_only else None
@@ -175,10 +176,10 @@ def _half_in_float(f):
 _sigmoid_bw_op = primitive("sigmoid_backward", _half_in_float(lambda gy, y: gy * (1 - y) * y),
                            node="SigmoidBackwardBackward0",
                            gy=lambda g, y: _sigmoid_backward(g, y),
-                           y=lambda g, gy, y: g * gy * (1 - 2 * y))
+                           y=lambda g, gy, y: g * gy * (1 - 2 * y), batch="elementwise")
 _tanh_bw_op = primitive("tanh_backward", _half_in_float(lambda gy, y: gy * (1 - y * y)), node="TanhBackwardBackward0",
                         gy=lambda g, y: _tanh_backward(g, y),
-                        y=lambda g, gy, y: g * gy * y * -2)
+                        y=lambda g, gy, y: g * gy * y * -2, batch="elementwise")
 
 
 def _apply_promoted(op, a: Tensor, b: Tensor) -> Tensor:
@@ -309,8 +310,9 @@ def _unary_with_inplace(name: str, fw, rule, *, node: str | None = None, policy:
     (``inplace``: (name, node) of the in-place form's own primitive, where PyTorch names its node
     differently; ``fast``: the rule on arrays, the op's declared first-order path)."""
     fast = fast and {"a": fast}
-    op = primitive(name, _quiet(fw), node=node, a=rule, fast=fast)
-    op_ = op if inplace is None else primitive(inplace[0], op.forward, node=inplace[1], a=rule)
+    op = primitive(name, _quiet(fw), node=node, a=rule, fast=fast, batch="elementwise")
+    op_ = op if inplace is None else primitive(inplace[0], op.forward, node=inplace[1], a=rule,
+                                               batch="elementwise")
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         # (only the float-promoting family casts into any ``out``; the others want the input's dtype)
@@ -460,8 +462,8 @@ def _round_decimals_fw(a, *, decimals):
     return r.astype(a.dtype, copy=False)
 
 
-_round = primitive("round", _floor_like(np.rint), node="RoundBackward0", a=_zero_rule)
-_round_dec = primitive("round_decimals", _round_decimals_fw, node="RoundBackward1", a=_zero_rule)
+_round = primitive("round", _floor_like(np.rint), node="RoundBackward0", a=_zero_rule, batch="elementwise")
+_round_dec = primitive("round_decimals", _round_decimals_fw, node="RoundBackward1", a=_zero_rule, batch="elementwise")
 
 
 def _round_args(name: str, input, decimals):
@@ -519,7 +521,7 @@ def _logit_first_order(g, a, eps):
 
 
 _logit = primitive("logit", _quiet(_logit_fw), node="LogitBackward0", a=_logit_rule,
-                   fast={"a": on_arrays(_logit_first_order)})
+                   fast={"a": on_arrays(_logit_first_order)}, batch="elementwise")
 
 
 def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
@@ -546,7 +548,7 @@ def _nan_to_num_fw(a, *, nan, posinf, neginf):
 
 
 _nan_to_num = primitive("nan_to_num", _nan_to_num_fw, node="NanToNumBackward0",
-                        a=lambda g, a: g * isfinite(a))
+                        a=lambda g, a: g * isfinite(a), batch="elementwise")
 
 
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None, *,
@@ -569,7 +571,7 @@ def nan_to_num_(self: Tensor, nan: float = 0.0, posinf: float | None = None,
 
 _polygamma = primitive("polygamma", lambda a, *, n: _special.polygamma(n, a).astype(a.dtype, copy=False),
                        node="PolygammaBackward0",
-                       a=lambda g, a, n: g * polygamma(n + 1, a))
+                       a=lambda g, a, n: g * polygamma(n + 1, a), batch="elementwise")
 
 
 def _polygamma_n(n) -> int:
@@ -595,7 +597,7 @@ def _polygamma_method(self: Tensor, n: int) -> Tensor:
 
 # the in-place form has its own node name in PyTorch
 _polygamma_inplace = primitive("polygamma_", _polygamma.forward, node="PolygammaBackward1",
-                               a=lambda g, a, n: g * polygamma(n + 1, a))
+                               a=lambda g, a, n: g * polygamma(n + 1, a), batch="elementwise")
 
 
 def polygamma_(self: Tensor, n: int) -> Tensor:
@@ -625,7 +627,7 @@ def _frexp_fw(a):
 _frexp = primitive("frexp", _frexp_fw, node="FrexpBackward0", n_out=2,
                    # the exponent is an integer output: a constant here (detached, so the
                    # gradient has no graph through it, as in PyTorch)
-                   a=lambda g, out: g[0] / _R().exp2(out[1].detach().to(g[0].dtype)))
+                   a=lambda g, out: g[0] / _R().exp2(out[1].detach().to(g[0].dtype)), batch="elementwise")
 
 
 @_supports_out

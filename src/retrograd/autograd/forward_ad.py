@@ -277,6 +277,10 @@ def _same_layout(primal, tangent):
     p, t = primal._data, tangent._data
     if p.size == 0 or _layout(p) == _layout(t):
         return tangent
+    if _registry()._batching is not None:
+        # (vmap traces: the trace must see the tangent flow on, so no NumPy copy; batch elements
+        # are views into the batch, whose layout no copy of one element can have)
+        return tangent
     size, strides, off = _layout(p)
     root = np.zeros(size, dtype=t.dtype)
     arr = np.lib.stride_tricks.as_strided(root[off:], p.shape, tuple(s * t.itemsize for s in strides))
@@ -375,21 +379,123 @@ def _jvp(op, tensors: tuple, tans: list, static, outs: tuple, want: list) -> lis
     linear in u, and a few rules skip an output whose gradient is all zero); the map
     u -> v is linear with transpose t -> J t, which one backward pass through the rules'
     ops computes (``grad(v, u, grad_outputs=t)``).  Nothing is recorded for the op itself.
+    Elementwise ops and matrix products skip that backward pass (``_jvp_direct``).
     """
-    from .. import _creation
+    from .. import _creation  # (late: this package loads before the op table and Tensor)
     from .._ops import _registry as reg
     from .._ops.shape import _expand
-    from .._tensor import Tensor
-    from . import grad as _grad  # (late: this package loads before the op table and Tensor)
 
-    wrap = Tensor._wrap
     outer = _gstate.enabled
     # Reverse mode through the tangent (forward-over-reverse users): keep its graph to the
     # inputs, the output and the tangents when any of them requires grad.
     keep = outer and (any(t._requires_grad for t in tensors)
                       or any(tn is not None and tn._requires_grad for tn in tans))
+    keep = keep or reg._batching is not None  # (vmap traces: the tangent must come from table ops)
     prev = _gstate.enabled
     _gstate.enabled = True
+    try:
+        jt = _NO
+        if op.n_out == 1 and (op.batch == "elementwise" or op.name in _MULTILINEAR or op.name in _LINEAR
+                              or op.name.startswith(("cat_", "stack_"))):
+            _gstate.enabled = keep
+            jt = _jvp_direct(op, tensors, tans, static, outs[0])
+        if jt is _NO:
+            _gstate.enabled = True  # (the rules' graph in u is what the trick differentiates)
+            order, jts, direct = _jvp_by_rules(op, tensors, tans, static, outs, want, keep)
+        else:
+            order, jts, direct = [0], [jt], {}
+        res = []
+        in_dtypes = {t._data.dtype for t in tensors}
+        for i, jt in zip(order, jts):
+            if i in direct:
+                jt = direct[i] if jt is None else jt + direct[i]
+                if any(jt is tn for tn in tans):
+                    jt = jt.clone()  # (an input's tangent passed through: the output's must be its own)
+            od = outs[i]._data
+            # PyTorch's formulas promote a primal's dtype with its tangent's, except in conversions
+            dt = od.dtype
+            if dt in in_dtypes:
+                dt = np.result_type(dt, *[tn._data.dtype for tn in tans if tn is not None])
+            if jt is None:  # nothing flows (a piecewise-constant op): a zero tangent, as PyTorch
+                jt = _creation.zeros(od.shape, dtype=_dtype(dt))
+            else:
+                if jt._data.shape != od.shape:
+                    jt = reg.apply(_expand, (jt,), {"shape": od.shape}).contiguous()
+                if jt._data.dtype != dt:
+                    jt = jt.to(_dtype(dt))
+            res.append(jt)
+        return res
+    finally:
+        _gstate.enabled = prev
+
+
+# Ops linear in each tensor input separately (matrix products): J t = sum over the inputs of the
+# op with that input replaced by its tangent.  (Not convolution: its forward fills a memo that
+# its own backward reads.)
+_MULTILINEAR = frozenset({"mm", "mv", "dot", "matmul_batched", "linear", "linear_weight_grad", "conv_weight",
+                          "conv_transpose", "einsum_binary"})
+
+
+# Ops linear in their input(s) jointly: J t is the op applied to the tangents (zeros for inputs
+# without one).
+_LINEAR = frozenset({"sum", "sum_dim", "mean", "mean_dim", "sum_to", "expand_grad", "reshape_copy", "cumsum", "flip",
+                     "roll", "repeat", "narrow_copy", "diag_embed", "tril", "triu", "trace", "clone"})
+_NO = object()  # _jvp_direct's answer when its formula does not apply
+
+
+def _jvp_direct(op, tensors: tuple, tans: list, static, out):
+    """``J t`` without a backward pass, for the ops whose table entry makes it a formula:
+
+    * elementwise ops (declared ``batch="elementwise"``: each output element depends on the
+      same element of each input, so each input's Jacobian is diagonal, J = J^T): the
+      backward rule with the tangent (broadcast to the output) as its cotangent (unless the
+      rule reduces to the input's shape: then ``_NO``);
+    * matrix products (``_MULTILINEAR``): the op applied with one input replaced by its tangent;
+    * linear ops (``_LINEAR``, cat, stack): the op applied to the tangents.
+    """
+    from .._ops import _registry as reg
+    from .._ops.shape import _expand
+
+    shape = out._data.shape
+    if op.name in _LINEAR or op.name.startswith(("cat_", "stack_")):
+        from .. import _creation
+
+        ts = tuple(_creation.zeros_like(t) if tn is None else tn for t, tn in zip(tensors, tans))
+        acc = reg.apply(op, ts, static)
+        if any(tn is not None and np.may_share_memory(acc._data, tn._data) for tn in tans):
+            acc = acc.clone()
+        return acc
+    acc = None
+    for k, tn in enumerate(tans):
+        if tn is None:
+            continue
+        if op.name in _MULTILINEAR:
+            v = reg.apply(op, tensors[:k] + (tn,) + tensors[k + 1:], static)
+        else:
+            rule = op.rules[k]
+            if rule is None:
+                continue
+            if tn._data.shape != shape:
+                tn = reg.apply(_expand, (tn,), {"shape": shape})
+            v = rule(*[_rule_arg(n, tn, op, tensors, static, (out,)) for n in op.rule_args[k]])
+            if v is None:
+                continue
+            if v._data.shape != shape:
+                return _NO  # (the rule reduced its result to a broadcast input's shape: not J t)
+        acc = v if acc is None else acc + v
+    if acc is not None and any(tn is not None and np.may_share_memory(acc._data, tn._data) for tn in tans):
+        acc = acc.clone()  # (the output's tangent must be its own, not a view of an input's)
+    return acc
+
+
+def _jvp_by_rules(op, tensors: tuple, tans: list, static, outs: tuple, want: list, keep: bool) -> tuple:
+    """(outputs, their J t, tangents passed straight through) by the double-vjp trick (see ``_jvp``)."""
+    from .._ops import _registry as reg
+    from .._ops.shape import _expand
+    from .._tensor import Tensor
+    from . import grad as _grad
+
+    wrap = Tensor._wrap
     try:
         us = {}
         gs = []
@@ -397,6 +503,8 @@ def _jvp(op, tensors: tuple, tans: list, static, outs: tuple, want: list) -> lis
             od = o._data
             if i in want:
                 u = us[i] = wrap(np.ones(od.shape, od.dtype), True, None, 0)
+                if reg._batching is not None:
+                    reg._batching.internal(u)  # (vmap's replay: a constant, not a leaf to differentiate)
             else:  # (what the engine gives a multi-output rule for an output without gradient)
                 u = wrap(np.zeros(od.shape, od.dtype), False, None, 0)
             gs.append(u)
@@ -424,29 +532,9 @@ def _jvp(op, tensors: tuple, tans: list, static, outs: tuple, want: list) -> lis
         order = list(us)
         jts = list(_grad(vs, [us[i] for i in order], ts, create_graph=keep, allow_unused=True)) \
             if vs else [None] * len(order)
-        res = []
-        in_dtypes = {t._data.dtype for t in tensors}
-        for i, jt in zip(order, jts):
-            if i in direct:
-                jt = direct[i] if jt is None else jt + direct[i]
-                if any(jt is tn for tn in tans):
-                    jt = jt.clone()  # (an input's tangent passed through: the output's must be its own)
-            od = outs[i]._data
-            # PyTorch's formulas promote a primal's dtype with its tangent's, except in conversions
-            dt = od.dtype
-            if dt in in_dtypes:
-                dt = np.result_type(dt, *[tn._data.dtype for tn in tans if tn is not None])
-            if jt is None:  # nothing flows (a piecewise-constant op): a zero tangent, as PyTorch
-                jt = _creation.zeros(od.shape, dtype=_dtype(dt))
-            else:
-                if jt._data.shape != od.shape:
-                    jt = reg.apply(_expand, (jt,), {"shape": od.shape}).contiguous()
-                if jt._data.dtype != dt:
-                    jt = jt.to(_dtype(dt))
-            res.append(jt)
-        return res
+        return order, jts, direct
     finally:
-        _gstate.enabled = prev
+        _gstate.enabled = True
 
 
 def _rule_arg(name: str, g, op, tensors: tuple, static, outs: tuple):

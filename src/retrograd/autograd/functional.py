@@ -1,11 +1,12 @@
 """Higher-level differentiation: jacobian, hessian, vjp, jvp, hvp, vhp.
 
 PyTorch's ``torch.autograd.functional`` API, signatures, return structures and strict-mode
-errors, built on ``autograd.grad`` only.  Forward products (``jvp``, ``hvp``) use the
-double-backward trick: the vector-Jacobian product is linear in its vector ``u``, so
-differentiating it w.r.t. ``u`` gives the Jacobian-vector product.  ``vectorize`` and the
-``forward-mode`` strategy are accepted: they give the same values as the loop over
-output elements (this module uses neither ``func.vmap`` nor ``autograd.forward_ad``).
+errors.  ``vjp``, ``vhp`` and the reverse-mode ``jacobian`` run on ``autograd.grad``.  ``jvp``
+runs forward mode on ``autograd.forward_ad``'s dual numbers (in strict mode, and inside an
+open dual level, it uses PyTorch's own double-backward trick: the vector-Jacobian product is
+linear in its vector ``u``, so differentiating it w.r.t. ``u`` gives the Jacobian-vector
+product); ``jacobian(strategy="forward-mode", vectorize=True)`` is ``vmap`` of forward-mode
+products over the standard basis, as in PyTorch.  ``hvp`` uses the double-backward trick.
 
 >>> import retrograd as torch
 >>> from retrograd.autograd.functional import jacobian
@@ -200,7 +201,7 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
 
 
 def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
-    """(func(inputs), J v): the Jacobian-vector product (double-backward trick).
+    """(func(inputs), J v): the Jacobian-vector product, in forward mode (dual numbers).
 
     >>> import retrograd as torch
     >>> out, jv = torch.autograd.functional.jvp(lambda x: x ** 2, torch.tensor([1., 2.]), torch.ones(2))
@@ -219,6 +220,8 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         elif len(inputs) != 1 or inputs[0].nelement() != 1:
             raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
                                "single Tensor with a single element.")
+        if not strict and not _fwAD()._level.active:
+            return _jvp_forward(func, inputs, v, create_graph)
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
         _check_requires_grad(outputs, "outputs", strict=strict)
@@ -228,6 +231,70 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         _check_requires_grad(grad_inputs, "grad_inputs", strict=strict)
     return _product_result(outputs, is_outputs_tuple, grad_inputs, grad_outputs, v, outputs, is_outputs_tuple,
                            create_graph, strict, "back_trick")
+
+
+def _fwAD():
+    from . import forward_ad
+
+    return forward_ad
+
+
+def _jvp_forward(func: Callable, inputs: tuple, v, create_graph: bool):
+    """``jvp`` on dual numbers: one forward pass; an output without a tangent gets zeros."""
+    from .. import _creation
+
+    fwAD = _fwAD()
+    if v is None:
+        v = (_creation.ones_like(inputs[0]),)
+    with fwAD.dual_level():
+        duals = tuple(fwAD.make_dual(i, t) for i, t in zip(inputs, v))
+        outputs = func(*duals)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
+        prims, tans = [], []
+        for o in outputs:
+            t = fwAD.unpack_dual(o).tangent
+            prims.append(o)  # (the output itself: its tangent is gone once the level closes)
+            tans.append(_creation.zeros_like(o) if t is None else t)
+    outputs = _grad_postprocess(tuple(prims), create_graph)
+    res = _grad_postprocess(tuple(tans), create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_outputs_tuple)
+
+
+def _jacobian_forward(func: Callable, inputs):
+    """``jacobian(strategy="forward-mode", vectorize=True)``: vmap of dual-number products over
+    the standard basis of the inputs (PyTorch's ``_jacfwd``)."""
+    from ..func._forward import _standard_basis
+    from ..func._vmap import vmap
+
+    fwAD = _fwAD()
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    numels = tuple(i.numel() for i in inputs)
+    tangents = _standard_basis(list(inputs), list(numels))
+    info: list = []
+
+    def push(tangents):
+        from .. import _creation
+
+        with fwAD.dual_level():
+            duals = tuple(fwAD.make_dual(i, t.view_as(i)) for i, t in zip(inputs, tangents))
+            is_out_tuple, outs = _as_tuple(func(*duals), "outputs", "jacobian")
+            info[:] = [is_out_tuple, []]
+            jv = []
+            for o in outs:
+                p, t = fwAD.unpack_dual(o)
+                info[1].append(p)
+                jv.append(_creation.zeros_like(p) if t is None else t)
+            return tuple(jv)
+
+    before_split = vmap(push)(tuple(tangents))
+    is_outputs_tuple, outputs = info
+    jac = []
+    for jac_i, out_i in zip(before_split, outputs):
+        row = []
+        for piece, inp in zip(jac_i.split(numels, dim=0), inputs):
+            row.append(piece.permute(*range(1, piece.dim()), 0).reshape(tuple(out_i.shape) + tuple(inp.shape)))
+        jac.append(row)
+    return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))  # (lists, as PyTorch's)
 
 
 def _scalar_function_outputs(func, inputs, strict: bool, name: str):
@@ -368,6 +435,7 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
         if not vectorize:
             raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
                                       "only implemented for `vectorize=True`.")
+        return _jacobian_forward(func, inputs)
     from .. import _creation
 
     with grad_mode.enable_grad():

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..utils.hooks import HookDict, RemovableHandle
 from . import grad_mode
+from . import forward_ad as _forward_ad
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
@@ -287,6 +288,11 @@ class SavedTensor:
             self.tensor = None
             self.arr = t._data
             self.output_nr = t._output_nr
+            if _forward_ad._level.active:
+                # (the op table gives the output its tangent after this; unpacking must see it, so
+                # forward-over-reverse differentiates ``out`` too: the output's attribute dict,
+                # which holds no reference back to the output, in the slot hooks use otherwise)
+                self.packed = t.__dict__
         else:
             self.tensor = t
             self.arr = None
@@ -298,7 +304,10 @@ class SavedTensor:
                 self._raise_modified(node)
             if self.tensor is not None:
                 return self.tensor
-            return _Tensor()._wrap(self.arr, True, node, self.output_nr, vc=self.vc)  # a saved output
+            r = _Tensor()._wrap(self.arr, True, node, self.output_nr, vc=self.vc)  # a saved output
+            if self.packed is not None and "_fw_tangent" in self.packed:
+                r.__dict__["_fw_tangent"] = self.packed["_fw_tangent"]
+            return r
         Tensor = _Tensor()
 
         if self.unpack_hook is not None:

@@ -1,9 +1,12 @@
 """``retrograd.func``: composable function transforms (PyTorch's ``torch.func``).
 
 ``grad``, ``grad_and_value``, ``vjp``, ``jvp``, ``linearize``, ``jacrev``, ``jacfwd``,
-``hessian``, ``vmap`` and ``functional_call``.  They compose (``grad(grad(f))``,
+``hessian``, ``vmap``, ``functional_call``, ``stack_module_state`` and ``functionalize``.
+They compose (``grad(grad(f))``,
 ``vmap(grad(f))``, ``jacrev(jacrev(f))``) and accept pytrees (tuples, lists, dicts) of
-tensors.  Everything runs on retrograd's reverse-mode tape; ``vmap`` is a loop over the batch.
+tensors.  ``grad``/``vjp``/``jacrev`` run on retrograd's reverse-mode tape, ``jvp``/``jacfwd``/
+``linearize`` on ``autograd.forward_ad``'s dual numbers, ``hessian`` forward-over-reverse;
+``vmap`` traces its function once and replays the ops batched by their batching rules.
 See docs/func.md for the differences from PyTorch.
 
 >>> import retrograd as torch
@@ -12,10 +15,12 @@ See docs/func.md for the differences from PyTorch.
 tensor([[2., 4.],
         [6., 8.]])
 """
-from ._functional_call import functional_call
-from ._grad import grad, grad_and_value, jvp, linearize, vjp
-from ._jac import hessian, jacfwd, jacrev
+from ._functional_call import functional_call, stack_module_state
+from ._functionalize import functionalize
+from ._forward import hessian, jacfwd, jvp, linearize
+from ._grad import grad, grad_and_value, vjp
+from ._jac import jacrev
 from ._vmap import vmap
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "vjp",
-           "vmap"]
+__all__ = ["functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
+           "linearize", "stack_module_state", "vjp", "vmap"]

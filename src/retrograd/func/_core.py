@@ -19,7 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import autograd as _autograd
+from .._ops import _registry as _reg
 from .._tensor import Tensor
+from ..autograd import forward_ad as _forward_ad
 from ..autograd import function as _function
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad
@@ -28,28 +30,47 @@ from ._pytree import tree_flatten, tree_unflatten
 __all__ = ["Scope", "check_argnums", "slice_argnums", "replace_argnums", "undo_tensors"]
 
 
+def _fw_tangent(x):
+    """``x``'s forward-mode tangent at the open dual level, or None."""
+    return _forward_ad._get(x) if _forward_ad._level.active else None
+
+
 class Scope:
     """One transform's handles, and whether its results may keep a graph to the outside."""
 
     def __init__(self) -> None:
         self.outer_enabled = grad_mode.is_grad_enabled()  # (PyTorch: outer no_grad cuts the outer graph)
         self.own: set[int] = set()
+        self.dual = False  # a handle carries a forward-mode tangent (forward-over-reverse)
 
     def make_diff(self, x) -> Tensor:
-        """A handle on ``x`` that this transform differentiates with respect to."""
+        """A handle on ``x`` that this transform differentiates with respect to.
+
+        A dual ``x`` (inside ``jvp``/``jacfwd``) gives a dual handle: the reverse pass then runs
+        on dual numbers and the gradients carry tangents (``hessian`` is forward-over-reverse)."""
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+        tangent = _fw_tangent(x)
+        if tangent is not None:
+            self.dual = True
         if x.requires_grad and self.outer_enabled:
-            return x.view_as(x)
+            return x.view_as(x)  # (a view op: the tangent follows)
         if not (x.is_floating_point() or x.is_complex()):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        h = x.detach().requires_grad_(True)
+        h = x.detach()
+        if tangent is not None:
+            h = _forward_ad.make_dual(h, tangent)
+        h.requires_grad_(True)
         self.own.add(id(h))
+        if _reg._batching is not None:
+            _reg._batching.internal(h)
         return h
 
     def own_leaf(self, t: Tensor) -> Tensor:
         """Register a leaf made by the transform itself (e.g. the dummy cotangent of the jvp trick)."""
         self.own.add(id(t))
+        if _reg._batching is not None:
+            _reg._batching.internal(t)
         return t
 
     def depends_on_outside(self, tensors) -> bool:
@@ -80,10 +101,18 @@ class Scope:
                     stack.append(nxt)
         return False
 
+    def keep_graph(self, tensors) -> bool:
+        """Whether gradients of ``tensors`` must be taken with ``create_graph``: they hang on the
+        outside, or tangents flow through them (the rules must run as ops to carry tangents)."""
+        return self.dual or self.depends_on_outside(tensors)
+
     def finish(self, t):
-        """``t`` as a transform result: detached unless it depends on the outside."""
+        """``t`` as a transform result: detached unless it depends on the outside (keeping its tangent)."""
         if isinstance(t, Tensor) and t.requires_grad and not self.depends_on_outside((t,)):
-            return t.detach()
+            tangent = _fw_tangent(t) if self.dual else None
+            t = t.detach()
+            if tangent is not None:
+                t = _forward_ad.make_dual(t, tangent.detach() if tangent.requires_grad else tangent)
         return t
 
     def finish_tree(self, tree):
@@ -105,7 +134,12 @@ def autograd_grad(outputs: list, inputs: list, grad_outputs: list | None, create
     """Gradients of ``outputs`` w.r.t. ``inputs``; outputs that do not require grad are
     skipped, and an input nothing reaches gets zeros (PyTorch's transforms never return None)."""
     from .. import _creation
+    from ._batching import tracing
 
+    if tracing():
+        # (vmap traces: every gradient must come from table ops the trace sees, not from the
+        # engine's NumPy shortcuts of a plain backward)
+        create_graph = retain_graph = True
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     outs, gos = [], []

@@ -45,3 +45,41 @@ def functional_call(module, parameter_and_buffer_dicts: dict | Sequence[dict], a
         raise ValueError("Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, but got "
                          f"{type(parameter_and_buffer_dicts)}")
     return _functional_call(module, merged, args, kwargs, tie_weights=tie_weights, strict=strict)
+
+
+def stack_module_state(models) -> tuple[dict, dict]:
+    """``(params, buffers)``: each model's parameters and buffers stacked along a new dim 0, by name.
+
+    The models (``M`` of one class, all in training or all in eval mode) become one ensemble
+    for ``vmap(..., in_dims=(0, 0, None))`` over ``functional_call``.  Stacked parameters are
+    new leaves (they require grad when the models' do), unrelated to the models' own.
+
+    >>> import retrograd as torch
+    >>> models = [torch.nn.Linear(3, 2) for _ in range(4)]
+    >>> params, buffers = torch.func.stack_module_state(models)
+    >>> params["weight"].shape, buffers
+    (torch.Size([4, 2, 3]), {})
+    """
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    if not all(type(m) is type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    all_params = [dict(m.named_parameters()) for m in models]
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    params = {k: _stacked_leaf(tuple(p[k] for p in all_params), k) for k in all_params[0]}
+    buffers = {k: _stacked_leaf(tuple(b[k] for b in all_buffers), k) for k in all_buffers[0]}
+    return params, buffers
+
+
+def _stacked_leaf(tensors: tuple, name: str):
+    from .._ops import stack
+
+    all_rg = all(t.requires_grad for t in tensors)
+    if not all_rg and any(t.requires_grad for t in tensors):
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    result = stack(tensors)
+    if all_rg:
+        result = result.detach().requires_grad_()
+    return result

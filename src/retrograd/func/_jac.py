@@ -1,9 +1,8 @@
-"""``jacrev``, ``jacfwd`` and ``hessian`` (PyTorch's ``torch.func`` API).
+"""``jacrev`` (PyTorch's ``torch.func`` API); ``jacfwd`` and ``hessian`` are in ``_forward``.
 
-Both Jacobians are built row by row with reverse mode: one vector-Jacobian product per output
-element against a one-hot cotangent, the rows stacked (``stack`` is differentiable, so
-``jacrev(jacrev(f))`` and ``hessian`` work).  ``jacfwd`` differs from ``jacrev`` only in its
-signature and in the error messages it raises (PyTorch's forward-mode wording).
+The Jacobian's rows are vector-Jacobian products against one-hot cotangents, computed under
+``vmap`` (one batched backward pass; the replay is differentiable, so ``jacrev(jacrev(f))``
+works).
 
 The result is a pytree: the structure of ``func``'s output, each leaf holding the structure of
 the differentiated argument(s); a leaf's Jacobian has shape ``out.shape + input.shape``.
@@ -14,68 +13,73 @@ import functools
 from typing import Callable
 
 from .. import _creation
-from .._tensor import Tensor
-from .._ops import stack
 from ..autograd import grad_mode
 from ._core import (Scope, autograd_grad, check_argnums, replace_argnums, running_user_function, slice_argnums,
                     split_outputs)
 from ._pytree import tree_flatten, tree_unflatten
 
-__all__ = ["jacrev", "jacfwd", "hessian"]
+__all__ = ["jacrev"]
 
 _VJP = "vjp(f, *primals)"
-_JVP = "jvp(f, primals, tangents)"
 
 
-def _jacobian(func: Callable, args: tuple, argnums, has_aux: bool, fwd: bool):
-    api = _JVP if fwd else _VJP
+def _jacobian(func: Callable, args: tuple, argnums, has_aux: bool, chunk_size: int | None = None):
+    api = _VJP
     scope = Scope()
     with grad_mode.enable_grad():
         argnums = check_argnums(argnums, len(args))
         diff = slice_argnums(args, argnums)
         flat_diff, diff_spec = tree_flatten(diff)
-        if fwd:
-            for x in flat_diff:
-                if not isinstance(x, Tensor):  # (PyTorch fails reading x.numel() here)
-                    raise AttributeError(f"'{type(x).__name__}' object has no attribute 'numel'")
-                if not (x.is_floating_point() or x.is_complex()):
-                    raise ValueError(f"Expected primal to be floating point or complex, but got: {x.dtype}")
         handles = [scope.make_diff(x) for x in flat_diff]
         with running_user_function():
             out = func(*replace_argnums(args, argnums, tree_unflatten(handles, diff_spec)))
         flat_out, out_spec, aux = split_outputs(api, out, has_aux, scope)
         for o in flat_out:
-            if not fwd and not (o.is_floating_point() or o.is_complex()):
+            if not (o.is_floating_point() or o.is_complex()):
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
                                    f"Tensor with dtype {o.dtype}")
-        keep = scope.depends_on_outside(flat_out)
-        jacs = [_jacobian_of_output(o, handles, keep) for o in flat_out]
+        keep = scope.keep_graph(flat_out)
+        jacs = _jacobian_rows(flat_out, handles, keep, chunk_size)
     result = tree_unflatten([tree_unflatten([scope.finish(j) for j in row], diff_spec) for row in jacs], out_spec)
     if has_aux:
         return result, aux
     return result
 
 
-def _jacobian_of_output(o: Tensor, handles: list, keep: bool) -> list:
-    """d o / d h for every handle h, shaped ``o.shape + h.shape``."""
-    n = o.numel()
-    shapes = [tuple(o.shape) + tuple(h.shape) for h in handles]
-    if n == 0 or not o.requires_grad:
-        return [_creation.zeros(s, dtype=h.dtype) for s, h in zip(shapes, handles)]
-    eye = _creation.eye(n, dtype=o.dtype)
-    rows: list[list] = [[] for _ in handles]
-    for j in range(n):
-        gs = autograd_grad([o], handles, [eye[j].reshape(o.shape)], create_graph=keep, retain_graph=True)
-        for r, g in zip(rows, gs):
-            r.append(g)
-    return [stack(r).reshape(s) for r, s in zip(rows, shapes)]
+def _jacobian_rows(outs: list, handles: list, keep: bool, chunk_size: int | None) -> list:
+    """[d o / d h for every handle h, shaped ``o.shape + h.shape``] for every output o.
+
+    One vector-Jacobian product per output element against a one-hot cotangent, all of them
+    under ``vmap`` (one batched backward pass), as PyTorch does."""
+    from ._vmap import vmap
+
+    numels = [o.numel() for o in outs]
+    total = sum(numels)
+    live = [i for i, o in enumerate(outs) if o.requires_grad and numels[i]]
+    if not live:
+        return [[_creation.zeros(tuple(o.shape) + tuple(h.shape), dtype=h.dtype) for h in handles] for o in outs]
+    starts = [sum(numels[:i]) for i in range(len(outs))]
+    basis = []
+    for i in live:
+        o, n = outs[i], numels[i]
+        eye = _creation.zeros((total, n), dtype=o.dtype)
+        eye._data[starts[i]:starts[i] + n] = _creation.eye(n, dtype=o.dtype)._data
+        basis.append(eye.view((total,) + tuple(o.shape)))
+
+    def row(*cts):
+        return tuple(autograd_grad([outs[i] for i in live], handles, list(cts), create_graph=keep, retain_graph=True))
+
+    rows = vmap(row, chunk_size=chunk_size)(*basis)  # per handle: (total, *h.shape)
+    return [[r.narrow(0, starts[i], numels[i]).reshape(tuple(o.shape) + tuple(h.shape)) for r, h in zip(rows, handles)]
+            for i, o in enumerate(outs)]
 
 
 def jacrev(func: Callable, argnums: int | tuple[int, ...] = 0, *, has_aux: bool = False,
            chunk_size: int | None = None, _preallocate_and_copy: bool = False) -> Callable:
     """A function computing the Jacobian of ``func`` w.r.t. argument(s) ``argnums`` (reverse mode).
 
-    ``chunk_size`` is accepted for compatibility (rows are always computed one at a time).
+    The rows are vector-Jacobian products under ``vmap`` (one batched backward pass);
+    ``chunk_size`` computes them that many at a time.
 
     >>> import retrograd as torch
     >>> torch.func.jacrev(lambda x: x ** 2)(torch.tensor([1., 2.]))
@@ -87,7 +91,7 @@ def jacrev(func: Callable, argnums: int | tuple[int, ...] = 0, *, has_aux: bool 
 
     @functools.wraps(func)
     def wrapper(*args):
-        return _jacobian(func, args, argnums, has_aux, fwd=False)
+        return _jacobian(func, args, argnums, has_aux, chunk_size)
 
     return wrapper
 
@@ -97,33 +101,3 @@ def _check_randomness_arg(randomness: str) -> None:
         raise RuntimeError("Only allowed values for randomness are 'error', 'different', or 'same'. "
                            f"Got {randomness}")
 
-
-def jacfwd(func: Callable, argnums: int | tuple[int, ...] = 0, has_aux: bool = False, *,
-           randomness: str = "error") -> Callable:
-    """A function computing the Jacobian of ``func`` w.r.t. argument(s) ``argnums``.
-
-    Same result as ``jacrev`` (retrograd computes it in reverse mode too).
-
-    >>> import retrograd as torch
-    >>> torch.func.jacfwd(lambda x: x.sum() * x)(torch.tensor([1., 2.]))
-    tensor([[4., 1.],
-            [2., 5.]])
-    """
-    @functools.wraps(func)
-    def wrapper(*args):
-        _check_randomness_arg(randomness)
-        return _jacobian(func, args, argnums, has_aux, fwd=True)
-
-    return wrapper
-
-
-def hessian(func: Callable, argnums: int | tuple[int, ...] = 0) -> Callable:
-    """A function computing the Hessian of ``func`` w.r.t. argument(s) ``argnums``
-    (``jacfwd(jacrev(func, argnums), argnums)``).
-
-    >>> import retrograd as torch
-    >>> torch.func.hessian(lambda x: (x ** 3).sum())(torch.tensor([1., 2.]))
-    tensor([[ 6.,  0.],
-            [ 0., 12.]])
-    """
-    return jacfwd(jacrev(func, argnums), argnums)

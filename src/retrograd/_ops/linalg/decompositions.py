@@ -38,7 +38,7 @@ def _cholesky_backward(gL: Tensor, L: Tensor, upper: bool) -> Tensor:
 
 
 _cholesky = primitive("linalg_cholesky", _cholesky_fw, node="LinalgCholeskyExBackward0",
-                      A=lambda g, out, upper: _cholesky_backward(g, out, upper))
+                      A=lambda g, out, upper: _cholesky_backward(g, out, upper), batch="trailing")
 _cholesky_legacy = primitive("cholesky_legacy", _cholesky_fw, node="CholeskyBackward0",
                              A=lambda g, out, upper: _cholesky_backward(g, out, upper))
 
@@ -298,7 +298,7 @@ def _cholesky_ex_np(A: np.ndarray, upper: bool):
 
 
 _cholesky_ex = primitive("linalg_cholesky_ex", lambda A, *, upper: _cholesky_ex_np(A, upper)[0],
-                         node="LinalgCholeskyExBackward0", A=_cholesky.rules[0])
+                         node="LinalgCholeskyExBackward0", A=_cholesky.rules[0], batch="trailing")
 
 
 @out_arg

@@ -56,7 +56,7 @@ def _matrix_exp_rule(g, A):
     return matrix_exp(big)[..., :n, n:]
 
 
-_matrix_exp = primitive("linalg_matrix_exp", _expm_np, node="LinalgMatrixExpBackward0", A=_matrix_exp_rule)
+_matrix_exp = primitive("linalg_matrix_exp", _expm_np, node="LinalgMatrixExpBackward0", A=_matrix_exp_rule, batch="trailing")
 
 
 def matrix_exp(A: Tensor) -> Tensor:

@@ -28,19 +28,19 @@ __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "ger", "vdot", "inner", 
 _mm = primitive("mm", lambda a, b: blas_mm(a, b), node="MmBackward0",
                 fast=dict(a=lambda g, b: blas_mm(g, b.swapaxes(0, 1)), b=lambda g, a: blas_mm(a.swapaxes(0, 1), g)),
                 a=lambda g, b: mm(g, t_(b)),
-                b=lambda g, a: mm(t_(a), g))
+                b=lambda g, a: mm(t_(a), g), batch="matmul")
 _mv = primitive("mv", lambda a, b: a @ b, node="MvBackward0",
                 fast=dict(a=lambda g, b: g[:, None] * b, b=lambda g, a: a.swapaxes(0, 1) @ g),
                 a=lambda g, b: outer(g, b),
-                b=lambda g, a: mv(t_(a), g))
+                b=lambda g, a: mv(t_(a), g), batch="matmul")
 _dot = primitive("dot", lambda a, b: np.asarray(np.dot(a, b)), node="DotBackward0",
                  fast=dict(a=lambda g, b: g * b, b=lambda g, a: g * a),
                  a=lambda g, b: g * b,
-                 b=lambda g, a: g * a)
+                 b=lambda g, a: g * a, batch="matmul")
 # Batched products with broadcasting batch dims; grads are summed back by the engine.
 _bmm = primitive("matmul_batched", lambda a, b: np.matmul(a, b), node="BmmBackward0",
                  a=lambda g, a_shape, b: sum_to(matmul(g, transpose(b, -1, -2)), a_shape),
-                 b=lambda g, b_shape, a: sum_to(matmul(transpose(a, -1, -2), g), b_shape))
+                 b=lambda g, b_shape, a: sum_to(matmul(transpose(a, -1, -2), g), b_shape), batch="matmul")
 
 
 def t_(x: Tensor) -> Tensor:

@@ -29,7 +29,7 @@ def _inv_fw(A):
 
 
 _inv = primitive("linalg_inv", _inv_fw, node="LinalgInvExBackward0",
-                 A=lambda g, out: -matmul(mT(out), matmul(g, mT(out))))
+                 A=lambda g, out: -matmul(mT(out), matmul(g, mT(out))), batch="trailing")
 
 
 @out_arg
@@ -74,7 +74,7 @@ def _cofactor(A: Tensor) -> Tensor:
 
 
 _det = primitive("linalg_det", _det_fw, node="LinalgDetBackward0",
-                 A=lambda g, A, out: _det_backward(g, A, out))
+                 A=lambda g, A, out: _det_backward(g, A, out), batch="trailing")
 
 
 @out_arg
@@ -129,7 +129,7 @@ def _slogdet_backward(g, A):
 
 
 _slogdet = primitive("linalg_slogdet", _slogdet_fw, node="LinalgSlogdetBackward0", n_out=2,
-                     A=lambda g, A: _slogdet_backward(g, A))
+                     A=lambda g, A: _slogdet_backward(g, A), batch="trailing")
 
 
 @out_arg
@@ -564,7 +564,7 @@ def _inv_ex_fw(A):
         return _lu_inv_np(A)  # inf / NaN where LAPACK meets the zero pivot, as PyTorch's result
 
 
-_inv_ex = primitive("linalg_inv_ex", _inv_ex_fw, node="LinalgInvExBackward0", A=_inv.rules[0])
+_inv_ex = primitive("linalg_inv_ex", _inv_ex_fw, node="LinalgInvExBackward0", A=_inv.rules[0], batch="trailing")
 
 
 def _getrf_info(A: np.ndarray) -> np.ndarray:

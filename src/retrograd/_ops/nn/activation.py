@@ -56,15 +56,15 @@ def _log_softmax_bw_np(gy, y, *, dim):
 
 
 _softmax_op = primitive("softmax", _softmax_np, node="SoftmaxBackward0",
-                        x=lambda g, out, dim: out * (g - _sum(g * out, dim, True)))
+                        x=lambda g, out, dim: out * (g - _sum(g * out, dim, True)), batch="dim")
 _log_softmax_op = primitive("log_softmax", _log_softmax_np, node="LogSoftmaxBackward0",
                             fast={"x": lambda g, out, dim: _log_softmax_bw_np(g, out, dim=dim)},
-                            x=lambda g, out, dim: apply(_log_softmax_bw_op, (g, out), {"dim": dim}))
+                            x=lambda g, out, dim: apply(_log_softmax_bw_op, (g, out), {"dim": dim}), batch="dim")
 # r = gy - e * sum(gy) with e = exp(y):  d/dgy = G - sum(G e);  d/dy = -G e sum(gy)
 # (the input is ``y``, not ``out``: in a rule ``out`` names the op's own output)
 _log_softmax_bw_op = primitive("log_softmax_backward", _log_softmax_bw_np, node="LogSoftmaxBackwardDataBackward0",
                                gy=lambda g, y, dim: g - _sum(g * exp(y), dim, True),
-                               y=lambda g, gy, y, dim: -(g * exp(y)) * _sum(gy, dim, True))
+                               y=lambda g, gy, y, dim: -(g * exp(y)) * _sum(gy, dim, True), batch="dim")
 
 
 def _softmax_like(op, input: Tensor, dim, dtype):
@@ -116,7 +116,7 @@ _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 _erf_op = primitive("nn_erf", _erf_np, node="ErfBackward0",
-                    x=lambda g, x: g * (exp(-(x * x)) * _TWO_OVER_SQRT_PI))
+                    x=lambda g, x: g * (exp(-(x * x)) * _TWO_OVER_SQRT_PI), batch="elementwise")
 
 
 def _erf(input: Tensor) -> Tensor:
@@ -156,21 +156,21 @@ def _threshold_backward(gy: Tensor, y: Tensor, threshold) -> Tensor:
 # linear in gy; w.r.t. y the derivative is zero (PyTorch: zeros_like(grad)), kept in the graph
 _threshold_bw_op = primitive("threshold_backward", _threshold_bw_np, node="ThresholdBackwardBackward0",
                              gy=lambda g, y, threshold: _threshold_backward(g, y, threshold),
-                             y=lambda g: g * 0)
+                             y=lambda g: g * 0, batch="elementwise")
 # (floating-point input only, so max(0, x) keeps x's dtype; zero first: where x is -0 the two
 # compare equal and NumPy returns the second operand, so relu(-0.) is -0. as in PyTorch)
 _relu_op = primitive("nn_relu", lambda x: np.maximum(0, x), node="ReluBackward0",
                      fast={"x": lambda g, out: _threshold_bw_np(g, out, threshold=0)},
-                     x=lambda g, out: _threshold_backward(g, out, 0))
+                     x=lambda g, out: _threshold_backward(g, out, 0), batch="elementwise")
 
 
 _threshold_op = primitive("threshold", lambda x, *, threshold, value: np.where(
                               x <= threshold, value, x).astype(x.dtype, copy=False), node="ThresholdBackward0",
                           fast={"x": lambda g, x, threshold: _threshold_bw_np(g, x, threshold=threshold)},
-                          x=lambda g, x, threshold: _threshold_backward(g, x, threshold))
+                          x=lambda g, x, threshold: _threshold_backward(g, x, threshold), batch="elementwise")
 # threshold_ (in place): the same kernel and rule under PyTorch's in-place node name
 _threshold_inplace_op = primitive("threshold_inplace", _threshold_op.forward, node="ThresholdBackward1",
-                                  x=lambda g, x, threshold: _threshold_backward(g, x, threshold))
+                                  x=lambda g, x, threshold: _threshold_backward(g, x, threshold), batch="elementwise")
 
 
 def threshold(input: Tensor, threshold, value) -> Tensor:
@@ -204,9 +204,9 @@ def masked_grad_op(name: str, node: str, fw, nie: str | None = None):
     if nie is not None:
         def refuse(g):
             raise RuntimeError(f"derivative for aten::{nie} is not implemented")
-        op = primitive(name, fw, node="NotImplemented", gy=refuse, x=refuse)
+        op = primitive(name, fw, node="NotImplemented", gy=refuse, x=refuse, batch="elementwise")
     else:
-        op = primitive(name, fw, node=node, gy=lambda g, x, a, b: call(g, x, a, b),
+        op = primitive(name, fw, node=node, batch="elementwise", gy=lambda g, x, a, b: call(g, x, a, b),
                        x=lambda g: _t(np.zeros_like(g._data)))
     return call
 
@@ -220,7 +220,7 @@ leaky_relu_backward = masked_grad_op(
     "leaky_relu_backward", "LeakyReluBackwardBackward0",
     lambda gy, x, *, a, b: np.where(x > 0, gy, gy * gy.dtype.type(a)).astype(gy.dtype, copy=False))
 _leaky_relu_op = primitive("leaky_relu", _leaky_fw, node="LeakyReluBackward0",
-                           x=lambda g, x, slope: leaky_relu_backward(g, x, slope))
+                           x=lambda g, x, slope: leaky_relu_backward(g, x, slope), batch="elementwise")
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -236,7 +236,7 @@ def _elu_fw(x, *, alpha, scale, input_scale):
 
 _elu_op = primitive("elu", _elu_fw, node="EluBackward0",
                     x=lambda g, x, alpha, scale, input_scale: g * where(
-                        x > 0, scale, exp(x * input_scale) * (alpha * scale * input_scale)))
+                        x > 0, scale, exp(x * input_scale) * (alpha * scale * input_scale)), batch="elementwise")
 
 
 def elu(input: Tensor, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> Tensor:
@@ -260,7 +260,7 @@ def _gelu_rule(g, x, approximate):
     return g * (cdf + x * exp(x * x * -0.5) * _INV_SQRT_2PI)
 
 
-_gelu_op = primitive("gelu", _gelu_fw, node="GeluBackward0", x=_gelu_rule)
+_gelu_op = primitive("gelu", _gelu_fw, node="GeluBackward0", x=_gelu_rule, batch="elementwise")
 
 
 def _sig(x):
@@ -269,7 +269,7 @@ def _sig(x):
 
 
 _silu_op = primitive("silu", lambda x: (x * _sig(x)).astype(x.dtype, copy=False), node="SiluBackward0",
-                     x=lambda g, x: _silu_rule(g, x))
+                     x=lambda g, x: _silu_rule(g, x), batch="elementwise")
 
 
 def _silu_rule(g, x):
@@ -290,7 +290,7 @@ def _softplus_np(x, beta, threshold):
 
 _softplus_op = primitive("softplus", lambda x, *, beta, threshold: _softplus_np(x, beta, threshold),
                          node="SoftplusBackward0",
-                         x=lambda g, x, beta, threshold: g * where(x * beta > threshold, 1.0, sigmoid(x * beta)))
+                         x=lambda g, x, beta, threshold: g * where(x * beta > threshold, 1.0, sigmoid(x * beta)), batch="elementwise")
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -304,7 +304,7 @@ def _mish_rule(g, x):
 
 
 _mish_op = primitive("mish", lambda x: (x * np.tanh(_softplus_np(x, 1.0, 20.0))).astype(x.dtype, copy=False),
-                     node="MishBackward0", x=_mish_rule)
+                     node="MishBackward0", x=_mish_rule, batch="elementwise")
 
 
 def mish(input: Tensor) -> Tensor:
@@ -314,7 +314,7 @@ def mish(input: Tensor) -> Tensor:
 
 _hardtanh_op = primitive("hardtanh", lambda x, *, lo, hi: np.clip(x, lo, hi).astype(x.dtype, copy=False),
                          node="HardtanhBackward0",
-                         x=lambda g, x, lo, hi: g * _t(((x._data > lo) & (x._data < hi)).astype(g._data.dtype)))
+                         x=lambda g, x, lo, hi: g * _t(((x._data > lo) & (x._data < hi)).astype(g._data.dtype)), batch="elementwise")
 
 
 def _err():
@@ -368,10 +368,10 @@ def _celu_result_rule(g, out, alpha, scale):
     return _elu_result_rule(g, out, alpha, scale, _celu_bw_scale(alpha))
 
 
-_elu_op2 = primitive("elu2", _elu_np, node="EluBackward0", x=_elu_rule)
-_celu_op = primitive("celu", _elu_np, node="CeluBackward0", x=_celu_rule)
-_elu_inplace_op = primitive("elu_inplace", _elu_np, node="EluBackward1", x=_elu_result_rule)
-_celu_inplace_op = primitive("celu_inplace", _elu_np, node="CeluBackward1", x=_celu_result_rule)
+_elu_op2 = primitive("elu2", _elu_np, node="EluBackward0", x=_elu_rule, batch="elementwise")
+_celu_op = primitive("celu", _elu_np, node="CeluBackward0", x=_celu_rule, batch="elementwise")
+_elu_inplace_op = primitive("elu_inplace", _elu_np, node="EluBackward1", x=_elu_result_rule, batch="elementwise")
+_celu_inplace_op = primitive("celu_inplace", _elu_np, node="CeluBackward1", x=_celu_result_rule, batch="elementwise")
 
 
 def elu_like(input: Tensor, alpha: float, scale: float, input_scale: float, inplace: bool, celu: bool) -> Tensor:
@@ -393,7 +393,7 @@ _hardtanh_backward = masked_grad_op(
     "hardtanh_backward", "HardtanhBackwardBackward0",
     lambda gy, x, *, a, b: np.where((x <= a) | (x >= b), gy.dtype.type(0), gy))
 _hardtanh_op2 = primitive("hardtanh2", _hardtanh_np, node="HardtanhBackward0",
-                          x=lambda g, x, lo, hi: _hardtanh_backward(g, x, lo, hi))
+                          x=lambda g, x, lo, hi: _hardtanh_backward(g, x, lo, hi), batch="elementwise")
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
@@ -424,7 +424,7 @@ def _hardsigmoid_rule(g, x):
     return _hardsigmoid_backward(g, x)
 
 
-_hardsigmoid_op = primitive("hardsigmoid", _hardsigmoid_np, node="HardsigmoidBackward0", x=_hardsigmoid_rule)
+_hardsigmoid_op = primitive("hardsigmoid", _hardsigmoid_np, node="HardsigmoidBackward0", x=_hardsigmoid_rule, batch="elementwise")
 
 
 def _hardswish_np(x):
@@ -438,7 +438,7 @@ def _hardswish_rule(g, x):
     return _sel(d <= -3, 0.0, _sel(d < 3, g * (x / 3 + 0.5), g))
 
 
-_hardswish_op = primitive("hardswish", _hardswish_np, node="HardswishBackward0", x=_hardswish_rule)
+_hardswish_op = primitive("hardswish", _hardswish_np, node="HardswishBackward0", x=_hardswish_rule, batch="elementwise")
 
 
 def _act(op, name: str, input: Tensor, inplace: bool, static: dict | None = None) -> Tensor:
@@ -479,7 +479,7 @@ def _leaky_result_rule(g, out, slope):
 
 _leaky_inplace_op = primitive("leaky_relu_inplace", _leaky_np, node="LeakyReluBackward1",
                               x=lambda g, out, slope: keep_graph(_leaky_result_rule(g, out, slope), out,
-                                                                 node="LeakyReluBackwardBackward0"))
+                                                                 node="LeakyReluBackwardBackward0"), batch="elementwise")
 
 
 def leaky_relu_inplace(input: Tensor, negative_slope: float) -> Tensor:
@@ -500,7 +500,7 @@ def _logsigmoid_rule(g, x):
     return g * (_t(neg.astype(d.dtype)) - _t(np.where(neg, 1, -1).astype(d.dtype)) * (z / (z + 1)))
 
 
-_logsigmoid_op = primitive("log_sigmoid", _logsigmoid_np, node="LogSigmoidBackward0", x=_logsigmoid_rule)
+_logsigmoid_op = primitive("log_sigmoid", _logsigmoid_np, node="LogSigmoidBackward0", x=_logsigmoid_rule, batch="elementwise")
 
 
 def logsigmoid(input: Tensor) -> Tensor:
@@ -526,7 +526,7 @@ def _glu_rule(g, x, dim):
     return cat([s * g, (1 - s) * s * a * g], dim)
 
 
-_glu_op = primitive("glu", _glu_np, node="GluBackward0", x=_glu_rule)
+_glu_op = primitive("glu", _glu_np, node="GluBackward0", x=_glu_rule, batch="dim")
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
@@ -556,7 +556,7 @@ def _shrink_bw_np(gy, x, *, a, b):
 _softshrink_backward = masked_grad_op("softshrink_backward", "SoftshrinkBackwardBackward0", _shrink_bw_np)
 _hardshrink_backward = masked_grad_op("hardshrink_backward", "HardshrinkBackwardBackward0", _shrink_bw_np)
 _softshrink_op = primitive("softshrink", _softshrink_np, node="SoftshrinkBackward0",
-                           x=lambda g, x, lambd: _softshrink_backward(g, x, lambd))
+                           x=lambda g, x, lambd: _softshrink_backward(g, x, lambd), batch="elementwise")
 
 
 def _hardshrink_np(x, *, lambd):
@@ -564,7 +564,7 @@ def _hardshrink_np(x, *, lambd):
 
 
 _hardshrink_op = primitive("hardshrink", _hardshrink_np, node="HardshrinkBackward0",
-                           x=lambda g, x, lambd: _hardshrink_backward(g, x, lambd))
+                           x=lambda g, x, lambd: _hardshrink_backward(g, x, lambd), batch="elementwise")
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -652,10 +652,10 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
 
 # rrelu in eval mode: leaky_relu with the mean slope, under PyTorch's node (gradient slope at x <= 0)
 _rrelu_eval_op = primitive("rrelu_eval", _leaky_np, node="RreluWithNoiseBackward0",
-                           x=lambda g, x, slope: _sel(x._data > 0, g, g * slope))
+                           x=lambda g, x, slope: _sel(x._data > 0, g, g * slope), batch="elementwise")
 # in place (rrelu_ in eval mode): through the result, as leaky_relu_
 _rrelu_eval_inplace_op = primitive("rrelu_eval_inplace", _leaky_np, node="RreluWithNoiseBackward1",
-                                   x=_leaky_result_rule)
+                                   x=_leaky_result_rule, batch="elementwise")
 
 
 def _gelu_np(x, *, approximate):
@@ -666,7 +666,7 @@ def _gelu_np(x, *, approximate):
     return out
 
 
-_gelu_op2 = primitive("gelu2", _gelu_np, node="GeluBackward0", x=_gelu_rule)
+_gelu_op2 = primitive("gelu2", _gelu_np, node="GeluBackward0", x=_gelu_rule, batch="elementwise")
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:

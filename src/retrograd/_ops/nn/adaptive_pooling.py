@@ -50,10 +50,10 @@ def _adaptive_avg_bw_fw(g, *, in_size):
 _adaptive_avg2d_op = primitive(
     "adaptive_avg_pool2d", _follow(_adaptive_avg_fw), node="AdaptiveAvgPool2DBackward0",
     x=lambda g, x, x_shape, out_size: keep_graph(apply(_adaptive_avg2d_bw, (g,), {
-        "in_size": tuple(x_shape[-len(out_size):])}), x, node="AdaptiveAvgPool2DBackwardBackward0"))
+        "in_size": tuple(x_shape[-len(out_size):])}), x, node="AdaptiveAvgPool2DBackwardBackward0"), batch="fold")
 _adaptive_avg2d_bw = primitive(
     "adaptive_avg_pool2d_backward", _adaptive_avg_bw_fw, node="AdaptiveAvgPool2DBackwardBackward0",
-    g=lambda g, g_shape, in_size: apply(_adaptive_avg2d_op, (g,), {"out_size": tuple(g_shape[-len(in_size):])}))
+    g=lambda g, g_shape, in_size: apply(_adaptive_avg2d_op, (g,), {"out_size": tuple(g_shape[-len(in_size):])}), batch="fold")
 
 
 def _out_size(output_size, spatial) -> tuple:
@@ -160,7 +160,7 @@ def _adaptive_max_fw(x, *, out_size):
 
 
 _adaptive_max2d_op = primitive("adaptive_max_pool2d", _follow(_adaptive_max_fw), node="AdaptiveMaxPool2DBackward0",
-                               n_out=2, x=_pool_bw_rule("AdaptiveMaxPool2DBackwardBackward0"))
+                               n_out=2, x=_pool_bw_rule("AdaptiveMaxPool2DBackwardBackward0"), batch="fold")
 _UNBATCHED_TWIN = {_adaptive_max2d_op: _max_index_twin(_adaptive_max2d_op, "adaptive_max_pool2d_unbatched")}
 
 
@@ -198,10 +198,10 @@ def adaptive_max_pool1d(input: Tensor, output_size) -> tuple:
 _adaptive_avg3d_op = primitive(
     "adaptive_avg_pool3d", _adaptive_avg_fw, node="AdaptiveAvgPool3DBackward0",
     x=lambda g, x, x_shape, out_size: keep_graph(apply(_adaptive_avg3d_bw, (g,), {
-        "in_size": tuple(x_shape[-len(out_size):])}), x, node="AdaptiveAvgPool3DBackwardBackward0"))
+        "in_size": tuple(x_shape[-len(out_size):])}), x, node="AdaptiveAvgPool3DBackwardBackward0"), batch="fold")
 _adaptive_avg3d_bw = primitive(
     "adaptive_avg_pool3d_backward", _adaptive_avg_bw_fw, node="AdaptiveAvgPool3DBackwardBackward0",
-    g=lambda g, g_shape, in_size: apply(_adaptive_avg3d_op, (g,), {"out_size": tuple(g_shape[-len(in_size):])}))
+    g=lambda g, g_shape, in_size: apply(_adaptive_avg3d_op, (g,), {"out_size": tuple(g_shape[-len(in_size):])}), batch="fold")
 
 
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
@@ -223,7 +223,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
 
 
 _adaptive_max3d_op = primitive("adaptive_max_pool3d", _adaptive_max_fw, node="AdaptiveMaxPool3DBackward0",
-                               n_out=2, x=_pool_bw_rule("AdaptiveMaxPool3DBackwardBackward0"))
+                               n_out=2, x=_pool_bw_rule("AdaptiveMaxPool3DBackwardBackward0"), batch="fold")
 _UNBATCHED_TWIN[_adaptive_max3d_op] = _max_index_twin(_adaptive_max3d_op, "adaptive_max_pool3d_unbatched")
 
 

@@ -257,10 +257,10 @@ _conv_fast = dict(
         g, w, x_shape=tuple(x_shape), stride=stride, padding=padding, dilation=dilation, groups=groups),
     w=_conv_w_fast)
 _convolution = primitive("convolution", _follow(_conv_fw), node="ConvolutionBackward0", fast=_conv_fast,
-                         **_conv_rules)
+                         **_conv_rules, batch="conv")
 _convolution_b = primitive("convolution_bias", _follow(_conv_b_fw), node="ConvolutionBackward0",
                            fast=dict(_conv_fast, b=lambda g: _bias_grad_np(g)),
-                           b=lambda g, x, w: keep_graph(_bias_grad(g), x, w, node=_CBB), **_conv_rules)
+                           b=lambda g, x, w: keep_graph(_bias_grad(g), x, w, node=_CBB), **_conv_rules, batch="conv")
 # In these rules ``g`` is the incoming gradient (shape of x) and the input named ``g`` in
 # the forward is called ``gy`` to keep the two apart.
 def _conv_input_fw2(gy, w, *, x_shape, stride, padding, dilation, groups):
@@ -278,9 +278,9 @@ _cin_rules = dict(
         _conv(g, w, stride, padding, dilation, groups), gy, node=_CBB),
     w=lambda g, gy, w_shape, stride, padding, dilation, groups: _conv_weight(g, gy, w_shape, stride, padding,
                                                                              dilation, groups))
-_conv_input_op = primitive("conv_transpose", _follow(_conv_input_fw2), node="ConvolutionBackward0", **_cin_rules)
+_conv_input_op = primitive("conv_transpose", _follow(_conv_input_fw2), node="ConvolutionBackward0", **_cin_rules, batch="fold:x_shape")
 _conv_input_b_op = primitive("conv_transpose_bias", _follow(_conv_input_b_fw2), node="ConvolutionBackward0",
-                             b=lambda g, gy, w: keep_graph(_bias_grad(g), gy, w, node=_CBB), **_cin_rules)
+                             b=lambda g, gy, w: keep_graph(_bias_grad(g), gy, w, node=_CBB), **_cin_rules, batch="fold:x_shape")
 # conv_weight(x, gy) = dw.  d/dx = conv_input(gy, G); d/dgy = conv(x, G)
 _conv_weight_op = primitive(
     "conv_weight", lambda x, gy, *, w_shape, stride, padding, dilation, groups:
@@ -288,7 +288,7 @@ _conv_weight_op = primitive(
     node="ConvolutionBackwardBackward0",
     x=lambda g, gy, x_shape, stride, padding, dilation, groups: _conv_input(gy, g, x_shape, stride, padding,
                                                                             dilation, groups),
-    gy=lambda g, x, stride, padding, dilation, groups: _conv(x, g, stride, padding, dilation, groups))
+    gy=lambda g, x, stride, padding, dilation, groups: _conv(x, g, stride, padding, dilation, groups), batch="conv_weight")
 
 
 def _conv_weight_rank_check(x: Tensor, w: Tensor, nd: int, stride, padding) -> None:

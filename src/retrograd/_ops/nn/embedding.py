@@ -66,7 +66,7 @@ _embedding_bw_op = primitive("embedding_backward", _embedding_bw_np, node="Embed
 _embedding_op = primitive(
     "embedding", lambda weight, idx: weight[idx], node="EmbeddingBackward0",
     weight=lambda g, idx, weight_shape: apply(_embedding_bw_op, (g, idx), {
-        "num_weights": weight_shape[0], "padding_idx": None, "scale_grad_by_freq": False}))
+        "num_weights": weight_shape[0], "padding_idx": None, "scale_grad_by_freq": False}), batch="embedding")
 _embedding_pad_op = primitive(
     "embedding_padding", lambda weight, idx, *, padding_idx, scale_grad_by_freq: weight[idx],
     node="EmbeddingBackward0",

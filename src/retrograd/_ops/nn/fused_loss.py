@@ -62,7 +62,7 @@ def _bce_dt(g, x, weight, pos_weight, reduction):
 
 
 _bce_op = primitive("binary_cross_entropy_with_logits", _bce_fw, node="BinaryCrossEntropyWithLogitsBackward0",
-                    x=_bce_dx, t=_bce_dt)
+                    x=_bce_dx, t=_bce_dt, batch="loss")
 
 
 def binary_cross_entropy_with_logits(x: Tensor, t: Tensor, weight, pos_weight, reduction: str, dtype) -> Tensor:

@@ -41,7 +41,7 @@ def _weight_grad(gy: Tensor, x: Tensor) -> Tensor:
 _linear_op = primitive("linear", _linear_np, node="MmBackward0",
                        fast={"x": lambda g, w: blas_mm(g, w), "w": lambda g, x: g.T @ x},
                        x=lambda g, w: _mm(g, w),
-                       w=lambda g, x: _weight_grad(g, x))
+                       w=lambda g, x: _weight_grad(g, x), batch="linear")
 # input order (bias, input, weight) is addmm's, so next_functions line up with PyTorch's
 def _sum_rows(g: Tensor) -> Tensor:
     """``g.sum(0)`` for a 2-d gradient (the bias gradient), without parsing ``dim``."""
@@ -54,11 +54,11 @@ _linear_b_op = primitive("linear_bias", _linear_b_np, node="AddmmBackward0",
                                       "w": lambda g, x: g.T @ x},
                          b=lambda g: _sum_rows(g),
                          x=lambda g, w: _mm(g, w),
-                         w=lambda g, x: _weight_grad(g, x))
+                         w=lambda g, x: _weight_grad(g, x), batch="linear")
 # d<x w^T, g>/dw = g^T x;  d/dgy = x G^T = linear(x, G);  d/dx = gy G
 _linear_wgrad_op = primitive("linear_weight_grad", lambda gy, x: gy.T @ x, node="MmBackward0",
                              gy=lambda g, x: _linear_nb(x, g),
-                             x=lambda g, gy: _mm(gy, g))
+                             x=lambda g, gy: _mm(gy, g), batch="linear_weight_grad")
 
 
 def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

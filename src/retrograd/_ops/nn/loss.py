@@ -38,7 +38,7 @@ def _mse_rule(g, a, b, reduction, sign):
 
 _mse_op = primitive("mse_loss", _mse_fw, node="MseLossBackward0",
                     a=lambda g, a, b, reduction: _mse_rule(g, a, b, reduction, 1.0),
-                    b=lambda g, a, b, reduction: _mse_rule(g, a, b, reduction, -1.0))
+                    b=lambda g, a, b, reduction: _mse_rule(g, a, b, reduction, -1.0), batch="loss")
 
 
 def _nll_parts(target, weight, c, ignore_index, ndim):
@@ -103,11 +103,24 @@ def _nll_plain_weights(dt, x_shape, target: np.ndarray, reduction: str) -> np.nd
     return w
 
 
+def _onehot_fw(target, *, shape, value, dt):
+    w = np.zeros(shape, dtype=dt)
+    w[np.arange(shape[0]), target] = value
+    return w
+
+
+# The rule's constant matrix as a table op of the target (not NumPy on target's data), so that
+# vmap's trace sees it depend on a batched target; ``value`` is the per-sample scale.
+_nll_onehot_op = primitive("nll_onehot", _onehot_fw, batch="fold:shape")
+
+
 def _nll_plain_rule(g, x_shape, target, reduction):
-    w = _nll_plain_weights(g._data.dtype, x_shape, target._data, reduction)
+    dt = g._data.dtype
+    value = -(dt.type(1) / dt.type(x_shape[0])) if reduction == "mean" else dt.type(-1)
+    w = apply(_nll_onehot_op, (target,), {"shape": tuple(x_shape), "value": value, "dt": dt})
     if reduction == "none":
         g = unsqueeze(g, 1)
-    return g * _t(w)
+    return g * w
 
 
 def _nll_plain_twin(g, x, x_shape, target, reduction):
@@ -123,7 +136,7 @@ def _nll_plain_twin(g, x, x_shape, target, reduction):
 _nll_plain_op = primitive("nll_loss_plain", _nll_plain_fw, node="NllLossBackward0",
                           fast={"x": _nll_plain_twin},
                           x=lambda g, x, x_shape, target, reduction: keep_graph(
-                              _nll_plain_rule(g, x_shape, target, reduction), x, node="NllLossBackwardBackward0"))
+                              _nll_plain_rule(g, x_shape, target, reduction), x, node="NllLossBackwardBackward0"), batch="loss")
 
 
 def _nll_rules(node: str) -> dict:
@@ -131,7 +144,7 @@ def _nll_rules(node: str) -> dict:
         g, x_shape, target, weight, ignore_index, reduction), x, node=node))
 
 
-_nll_op = primitive("nll_loss", _nll_fw, node="NllLossBackward0", **_nll_rules("NllLossBackwardBackward0"))
+_nll_op = primitive("nll_loss", _nll_fw, node="NllLossBackward0", **_nll_rules("NllLossBackwardBackward0"), batch="loss")
 _nll2d_op = primitive("nll_loss2d", _nll_fw, node="NllLoss2DBackward0", **_nll_rules("NllLoss2DBackwardBackward0"))
 
 
@@ -170,8 +183,8 @@ def _smooth_rules():
                 b=lambda g, a, b, reduction, beta, huber: _smooth_rule(g, a, b, reduction, beta, huber, -1.0))
 
 
-_smooth_l1_op = primitive("smooth_l1_loss", _smooth_np, node="SmoothL1LossBackward0", **_smooth_rules())
-_huber_op = primitive("huber_loss", _smooth_np, node="HuberLossBackward0", **_smooth_rules())
+_smooth_l1_op = primitive("smooth_l1_loss", _smooth_np, node="SmoothL1LossBackward0", **_smooth_rules(), batch="loss")
+_huber_op = primitive("huber_loss", _smooth_np, node="HuberLossBackward0", **_smooth_rules(), batch="loss")
 
 
 def smooth_l1(a: Tensor, b: Tensor, reduction: str, beta: float, huber: bool, cast=None) -> Tensor:
@@ -217,7 +230,7 @@ def _bce_t_rule(g, x, t, w, reduction):
 
 
 _bce_op = primitive("binary_cross_entropy", _bce_np, node="BinaryCrossEntropyBackward0",
-                    x=_bce_x_rule, t=_bce_t_rule)
+                    x=_bce_x_rule, t=_bce_t_rule, batch="loss")
 
 
 def binary_cross_entropy(x: Tensor, t: Tensor, w: Tensor, reduction: str) -> Tensor:
@@ -232,7 +245,7 @@ def _div_scalar_fw(x, *, other):
         return x / x.dtype.type(other) if x.dtype.kind == "f" else x / other
 
 
-_div_scalar_op = primitive("div_scalar", _div_scalar_fw, node="DivBackward1", x=lambda g, other: g / other)
+_div_scalar_op = primitive("div_scalar", _div_scalar_fw, node="DivBackward1", x=lambda g, other: g / other, batch="elementwise")
 
 
 def div_scalar(input: Tensor, other: float) -> Tensor:

@@ -30,7 +30,7 @@ def _const_pad_fw(x, *, pad, value):
 
 
 _const_pad_op = primitive("constant_pad_nd", _const_pad_fw, node="ConstantPadNdBackward0",
-                          x=lambda g, pad: apply(_const_pad_op, (g,), {"pad": tuple(-p for p in pad), "value": 0}))
+                          x=lambda g, pad: apply(_const_pad_op, (g,), {"pad": tuple(-p for p in pad), "value": 0}), batch="trailing")
 
 
 def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:

@@ -114,9 +114,9 @@ def _gather_np(g, *, idx):
 
 
 _pool_scatter = primitive("max_pool_backward", _scatter_np, node="MaxPool2DWithIndicesBackwardBackward0",
-                          g=lambda g, idx: apply(_pool_gather, (g,), {"idx": idx}))
+                          g=lambda g, idx: apply(_pool_gather, (g,), {"idx": idx}), batch="fold_all:shape")
 _pool_gather = primitive("max_pool_gather", _gather_np, node="GatherBackward0",
-                         g=lambda g, g_shape, idx: apply(_pool_scatter, (g,), {"idx": idx, "shape": g_shape}))
+                         g=lambda g, g_shape, idx: apply(_pool_scatter, (g,), {"idx": idx, "shape": g_shape}), batch="fold_all")
 
 
 def _scatter_to_input(g, out, x_shape, disjoint: bool):
@@ -143,9 +143,9 @@ def _max_pool_bw_rule(node: str):
 
 
 _max_pool2d_op = primitive("max_pool2d", _follow(_max_pool_fw), node="MaxPool2DWithIndicesBackward0", n_out=2,
-                           x=_max_pool_bw_rule("MaxPool2DWithIndicesBackwardBackward0"))
+                           x=_max_pool_bw_rule("MaxPool2DWithIndicesBackwardBackward0"), batch="fold")
 _max_pool3d_op = primitive("max_pool3d", _follow(_max_pool_fw), node="MaxPool3DWithIndicesBackward0", n_out=2,
-                           x=_max_pool_bw_rule("MaxPool3DWithIndicesBackwardBackward0"))
+                           x=_max_pool_bw_rule("MaxPool3DWithIndicesBackwardBackward0"), batch="fold")
 
 
 # ---- unbatched (C, *spatial) inputs: PyTorch's pooling kernels take them directly, so the output's
@@ -401,12 +401,12 @@ _avg_pool2d_op = primitive(
     x=lambda g, x, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: keep_graph(
         apply(_avg_pool2d_bw, (g,), dict(x_shape=x_shape, ksize=ksize, stride=stride, padding=padding,
                                          ceil_mode=ceil_mode, count_include_pad=count_include_pad,
-                                         divisor_override=divisor_override)), x, node="AvgPool2DBackwardBackward0"))
+                                         divisor_override=divisor_override)), x, node="AvgPool2DBackwardBackward0"), batch="fold")
 _avg_pool2d_bw = primitive(
     "avg_pool2d_backward", _avg_pool_bw_fw, node="AvgPool2DBackwardBackward0",
     g=lambda g, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
         _avg_pool2d_op, (g,), dict(ksize=ksize, stride=stride, padding=padding, ceil_mode=ceil_mode,
-                                   count_include_pad=count_include_pad, divisor_override=divisor_override)))
+                                   count_include_pad=count_include_pad, divisor_override=divisor_override)), batch="fold:x_shape")
 
 
 _avg_pool2d_ub_op = _avg_twin("avg_pool2d_unbatched", _avg_pool_fw, "AvgPool2DBackward0", lambda: _avg_pool2d_bw)
@@ -452,11 +452,11 @@ _avg_pool3d_op = primitive(
     x=lambda g, x, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: keep_graph(
         apply(_avg_pool3d_bw, (g,), dict(x_shape=x_shape, **_avg_static(ksize, stride, padding, ceil_mode,
                                                                        count_include_pad, divisor_override))),
-        x, node="AvgPool3DBackwardBackward0"))
+        x, node="AvgPool3DBackwardBackward0"), batch="fold")
 _avg_pool3d_bw = primitive(
     "avg_pool3d_backward", _avg_pool_bw_fw, node="AvgPool3DBackwardBackward0",
     g=lambda g, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override: apply(
-        _avg_pool3d_op, (g,), _avg_static(ksize, stride, padding, ceil_mode, count_include_pad, divisor_override)))
+        _avg_pool3d_op, (g,), _avg_static(ksize, stride, padding, ceil_mode, count_include_pad, divisor_override)), batch="fold:x_shape")
 
 
 _avg_pool3d_ub_op = _avg_twin("avg_pool3d_unbatched", _avg_pool_fw, "AvgPool3DBackward0", lambda: _avg_pool3d_bw)
