@@ -18,6 +18,7 @@ from . import _layout
 from ._size import CPU, Size, check_device, device
 from .autograd import grad_mode
 from .autograd import graph as _graph
+from .autograd import _sites
 from . import autograd as _autograd
 from .utils.hooks import HookDict, RemovableHandle
 
@@ -47,11 +48,17 @@ _AUTOGRAD_FIELDS = frozenset({"_grad", "_base", "_retains_grad", "_hooks"})
 
 
 def bump_version(t: "Tensor") -> None:
-    """Record an in-place write to ``t`` (and to every tensor sharing its counter)."""
+    """Record an in-place write to ``t`` (and to every tensor sharing its counter).
+
+    The user's line of the write is kept beside the counter, for the "modified by an
+    inplace operation" error (``autograd/_sites.py``).
+    """
     vc = t._vc
     if vc is None:
         vc = t._vc = _new_vc()
     vc[0] += 1
+    if _sites.record_writes:
+        _sites.note_write(vc)
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                  "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",

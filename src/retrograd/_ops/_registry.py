@@ -30,6 +30,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
 from ..autograd import graph as _graph
+from ..autograd import _sites
 from ..autograd._array_backward import compile_array_backward
 from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
@@ -245,18 +246,25 @@ def apply_binary(op: OpDef, a, b):
 _SLOW = False
 _profiling = False  # autograd.profiler.profile is recording
 _forward_ad = None  # autograd.forward_ad's hook while a dual level is open
+_strict = False  # autograd.set_strict_inplace: the tensors each new node saves are watched
 
 
 def _set_profiling(on: bool) -> None:
     global _profiling, _SLOW
     _profiling = on
-    _SLOW = _profiling or _forward_ad is not None
+    _SLOW = _profiling or _forward_ad is not None or _strict
 
 
 def _set_forward_ad(hook) -> None:
     global _forward_ad, _SLOW
     _forward_ad = hook
-    _SLOW = _profiling or _forward_ad is not None
+    _SLOW = _profiling or _forward_ad is not None or _strict
+
+
+def _set_strict(on: bool) -> None:
+    global _strict, _SLOW
+    _strict = on
+    _SLOW = _profiling or _forward_ad is not None or _strict
 
 
 def _slow_path(op: OpDef, tensors: tuple, static, cast):
@@ -267,9 +275,13 @@ def _slow_path(op: OpDef, tensors: tuple, static, cast):
         out = _profiled(op, tensors, static, cast) if _profiling else apply(op, tensors, static, cast)
         if _forward_ad is not None:
             out = _forward_ad.propagate(op, tensors, static, cast, out)
+        if _strict:
+            first = out[0] if isinstance(out, tuple) else out
+            if first._grad_fn is not None:
+                _sites.watch_saved(first._grad_fn)
         return out
     finally:
-        _SLOW = _profiling or _forward_ad is not None
+        _SLOW = _profiling or _forward_ad is not None or _strict
 
 
 def _profiled(op: OpDef, tensors: tuple, static, cast):

@@ -21,6 +21,8 @@ from .function import Function, once_differentiable  # noqa: F401
 from .graph import SavedTensor  # noqa: F401  (torch.autograd.SavedTensor: not constructible from Python)
 from .anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
 from .engine import get_backward_engine, set_backward_engine  # noqa: F401  (retrograd's own: reference or fast)
+from ._sites import (is_recording_sites, is_strict_inplace, set_record_sites, set_strict_inplace,  # noqa: F401
+                     strict_inplace)  # (retrograd's own: see docs/debugging.md)
 from ._toggles import (_calculate_shape, _force_original_view_tracking, _profiler_enabled,  # noqa: F401
                        _unsafe_preserve_version_counter, is_multithreading_enabled, is_view_replay_enabled,
                        kineto_available, set_multithreading_enabled)

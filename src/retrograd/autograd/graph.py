@@ -16,7 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..utils.hooks import HookDict, RemovableHandle
-from . import grad_mode
+from . import _sites, grad_mode
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
@@ -423,7 +423,7 @@ class SavedTensor:
             f"inplace operation: {desc} is at version {self.vc[0]}; expected version "
             f"{self.version} instead. Hint: enable anomaly detection to find the operation "
             "that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, "
-            "check_nan=False)."
+            "check_nan=False)." + _sites.inplace_details(node, self.vc, self.version)
         )
 
 

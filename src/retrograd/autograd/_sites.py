@@ -1,0 +1,274 @@
+"""Where things happened in the user's code: in-place writes, freed graphs, cuts of the graph.
+
+The error messages and ``explain()`` name lines of the user's program.  Nodes record
+their creation site when they are made (``_ops/_registry._site``); this module records
+the few other events those messages need, each only where it is cheap:
+
+* an in-place write to a tensor whose version counter already exists (a tensor is given
+  a counter when it is first saved for backward, viewed or written: a tensor that has
+  none was never saved, so a write to it cannot invalidate a backward);
+* the backward call that freed a graph's saved tensors (once per pass, not per node);
+* ``strict in-place`` mode: the tensors saved by nodes recorded while it is on, so that
+  a write to one of them raises at the write itself.
+
+``set_record_sites(False)`` turns the recording off (then messages say less).  A site is
+kept as (code object, bytecode offset); its line is found only when a message needs it.
+"""
+from __future__ import annotations
+
+import sys
+import weakref
+
+__all__ = ["set_record_sites", "is_recording_sites", "set_strict_inplace", "is_strict_inplace", "strict_inplace"]
+
+_getframe = sys._getframe
+_inside: dict = {}  # {code filename: whether it belongs to retrograd}
+
+# The switch for everything recorded here; nodes' creation sites follow it too (set_record_sites).
+record_writes = True
+
+
+def user_frame(depth: int = 2):
+    """The first frame outside retrograd, starting ``depth`` frames above the caller's caller."""
+    try:
+        f = _getframe(depth)
+    except ValueError:
+        f = _getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        inside = _inside.get(fn)
+        if inside is None:
+            inside = _inside[fn] = f.f_globals.get("__name__", "").startswith("retrograd") or fn.startswith("<frozen")
+        if not inside:
+            return f
+        f = f.f_back
+    return None
+
+
+def here(depth: int = 3) -> tuple | None:
+    """(code, offset) of the user's line now running (``depth``: frames to skip first)."""
+    f = user_frame(depth)
+    return None if f is None else (f.f_code, f.f_lasti)
+
+
+def line_of(site) -> str | None:
+    """"file:line" of a site: a (code, offset) pair, a (file, line) pair or a node's ``_site``."""
+    if site is None:
+        return None
+    code, at = site
+    if isinstance(code, str):
+        return f"{code}:{at}"
+    from .graph import _line_at
+
+    return f"{code.co_filename}:{_line_at(code, at)}"
+
+
+def node_line(node) -> str | None:
+    """"file:line" where ``node`` was created, or None when it was not recorded."""
+    site = getattr(node, "_site", None)
+    return None if site is None else f"{site[0]}:{site[1]}"
+
+
+# ---- in-place writes -----------------------------------------------------------------------
+# {id(counter): (counter, [(version after the write, code, offset), ...])}: the counter is held
+# so that its id is not reused while the entry lives; counters nobody else holds are dropped
+# when the table grows (``_prune``).  The last few writes per counter are kept.
+_writes: dict = {}
+_KEEP = 4
+_PRUNE_AT = [4096]
+
+
+def note_write(vc, site=None) -> None:
+    """Record that the counter ``vc`` was just bumped by an in-place write at the user's line."""
+    if site is None:
+        f = user_frame(3)
+        site = None if f is None else (f.f_code, f.f_lasti)
+    entry = _writes.get(id(vc))
+    if entry is None:
+        if len(_writes) >= _PRUNE_AT[0]:
+            _prune()
+        _writes[id(vc)] = (vc, [(int(vc[0]), site)])
+    else:
+        log = entry[1]
+        log.append((int(vc[0]), site))
+        if len(log) > _KEEP:
+            del log[0]
+    if _strict[0]:
+        _check_strict(vc)
+
+
+def _prune() -> None:
+    """Drop the writes of counters no tensor holds any more; grow the bound if most are alive."""
+    getrefcount = sys.getrefcount
+    dead = [k for k, (vc, _) in _writes.items() if getrefcount(vc) <= 3]  # (the table, vc, the call)
+    for k in dead:
+        del _writes[k]
+    if len(_writes) > _PRUNE_AT[0] // 2:
+        _PRUNE_AT[0] *= 2
+
+
+def write_site(vc, saved_version: int):
+    """(site, version after) of the write that first changed ``vc`` after ``saved_version``,
+    else of the latest write recorded; None when none was recorded."""
+    entry = _writes.get(id(vc))
+    if entry is None or entry[0] is not vc:
+        return None
+    log = entry[1]
+    for ver, site in log:
+        if ver == saved_version + 1:
+            return site, ver
+    return log[-1][1], log[-1][0]
+
+
+def inplace_details(node, vc, saved_version: int) -> str:
+    """The lines added to PyTorch's "modified by an inplace operation" message."""
+    lines = []
+    made = None
+    if node is not None:
+        made = node_line(node)
+        lines.append(f"It was saved for backward by {node.name()}, created at {made or '<line not recorded>'}.")
+    hit = write_site(vc, saved_version)
+    wrote = None
+    if hit is not None:
+        site, ver = hit
+        wrote = line_of(site) or "<line not recorded>"
+        which = "first" if ver == saved_version + 1 else "last"
+        lines.append(f"It was modified in place afterwards at {wrote} (the {which} write recorded, "
+                     f"version {ver - 1} -> {ver}).")
+    else:
+        lines.append("The line of the in-place write was not recorded (a write outside retrograd's ops, "
+                     "or recording is off: torch.autograd.set_record_sites).")
+    lines.append(f"Fix: make the write{' at ' + wrote if wrote else ''} out of place (x = x + 1 instead of "
+                 "x += 1 or x.add_(1); inplace=False for nn layers), or give the op"
+                 f"{' at ' + made if made else ''} a .clone() of the tensor.")
+    return "".join("\n  " + ln for ln in lines)
+
+
+# ---- strict in-place mode --------------------------------------------------------------------
+_strict = [False]
+# {id(counter): (counter, [(weakref to node, version it saved), ...])}: filled only in strict mode.
+_saved: dict = {}
+
+
+def is_strict_inplace() -> bool:
+    """Whether in-place writes to tensors saved for backward raise at the write."""
+    return _strict[0]
+
+
+def set_strict_inplace(mode: bool) -> None:
+    """Raise at an in-place write that invalidates a tensor saved for backward (retrograd's own).
+
+    PyTorch (and retrograd by default) raise only later, in ``backward()``, with "one of the
+    variables needed for gradient computation has been modified by an inplace operation".
+    In strict mode the write itself raises that error (the write has happened; the graph
+    can no longer be differentiated), naming the node that saved the tensor.  Only nodes
+    recorded while the mode is on are watched.
+
+    >>> import retrograd as torch
+    >>> torch.autograd.set_strict_inplace(True)
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> y = x.exp()                # saves its result
+    >>> try:
+    ...     y.add_(1)
+    ... except RuntimeError as e:
+    ...     print(str(e).splitlines()[0][:60])
+    one of the variables needed for gradient computation has bee
+    >>> torch.autograd.set_strict_inplace(False)
+    """
+    from .._ops import _registry
+
+    _strict[0] = bool(mode)
+    if not mode:
+        _saved.clear()
+    _registry._set_strict(_strict[0])
+
+
+class strict_inplace:
+    """Context manager (and decorator) form of :func:`set_strict_inplace`.
+
+    >>> import retrograd as torch
+    >>> with torch.autograd.strict_inplace():
+    ...     x = torch.ones(2, requires_grad=True)
+    ...     y = x.sigmoid()
+    ...     y.sum().backward()   # no in-place write: nothing raises
+    """
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        self.prev = _strict[0]
+        set_strict_inplace(self.mode)
+
+    def __exit__(self, *exc) -> None:
+        set_strict_inplace(self.prev)
+
+    def __call__(self, func):
+        import functools
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with strict_inplace(self.mode):
+                return func(*args, **kwargs)
+        return wrapper
+
+
+def watch_saved(node) -> None:
+    """Strict mode: remember the counters ``node`` saved (called for each node recorded)."""
+    saved = getattr(node, "saved", None)
+    if not saved:
+        return
+    ref = weakref.ref(node)
+    for k in range(0, len(saved), 2):
+        v, ver = saved[k], saved[k + 1]
+        items = v if isinstance(v, list) else [v]
+        for item in items:
+            if ver is None:
+                vc, at = getattr(item, "vc", None), getattr(item, "version", None)
+            else:
+                vc, at = item._vcounter(), ver
+            if vc is None or at is None:
+                continue
+            entry = _saved.get(id(vc))
+            if entry is None or entry[0] is not vc:
+                _saved[id(vc)] = (vc, [(ref, at)])
+            else:
+                entry[1].append((ref, at))
+
+
+def _check_strict(vc) -> None:
+    entry = _saved.get(id(vc))
+    if entry is None or entry[0] is not vc:
+        return
+    now = int(vc[0])
+    live = [(r(), at) for r, at in entry[1]]
+    live = [(n, at) for n, at in live if n is not None and n.saved and at < now]
+    del _saved[id(vc)]
+    if not live:
+        return
+    node, at = live[0]
+    raise RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: "
+        f"it is at version {now}; expected version {at} instead. (Raised at the write: strict in-place mode, "
+        "torch.autograd.set_strict_inplace(True).)" + inplace_details(node, vc, at))
+
+
+def set_record_sites(mode: bool) -> None:
+    """Record the user's lines that error messages and ``explain()`` name (on by default).
+
+    The creation line of each node, of in-place writes and of cuts of the graph; off, the
+    forward pass does slightly less work and messages say less.
+
+    >>> import retrograd as torch
+    >>> torch.autograd.set_record_sites(False); torch.autograd.set_record_sites(True)
+    """
+    global record_writes
+    from .._ops import _registry
+
+    record_writes = bool(mode)
+    _registry.record_sites = bool(mode)
+
+
+def is_recording_sites() -> bool:
+    """Whether user lines are being recorded (``set_record_sites``)."""
+    return record_writes
