@@ -140,3 +140,103 @@ def test_strict_inplace_allows_writes_nothing_saved_and_writes_after_backward():
         with rg.no_grad():
             x.add_(1)  # x was saved by MulBackward0, which backward freed too
     assert x.grad.tolist() == pytest.approx([2 * float(v) for v in rg.exp(rg.full((3,), 3.0)).tolist()])
+
+
+# ---- 2. backward through a freed graph ----------------------------------------------------
+FREED_FIX_TWICE = ("Fix: call backward() once, on the sum of the losses (or autograd.grad for several outputs at "
+                   "once); if you do need a second pass through the same graph, pass retain_graph=True to every "
+                   "backward call but the last.")
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_second_backward_names_the_freed_node_and_the_first_backward(engine):
+    lines = {}
+
+    def mistake(T):
+        w = T.ones(3, requires_grad=True)
+        loss = (w * w).sum(); lines["made"] = _line()  # noqa: E702
+        loss.backward(); lines["first"] = _line()  # noqa: E702
+        loss.backward()
+
+    prev = rg.autograd.get_backward_engine()
+    rg.autograd.set_backward_engine(engine)
+    try:
+        first, added = _split(mistake)
+    finally:
+        rg.autograd.set_backward_engine(prev)
+    assert first.startswith("Trying to backward through the graph a second time")
+    assert added == [
+        f"The saved tensors of MulBackward0 (created at {HERE}:{lines['made']}) were freed by the backward call "
+        f"at {HERE}:{lines['first']}.",
+        FREED_FIX_TWICE,
+    ]
+
+
+def test_hidden_state_carried_across_iterations_suggests_detach_first():
+    lines = {}
+
+    def mistake(T):
+        W = T.ones(3, 3, requires_grad=True)
+        h = T.zeros(3)
+        for _ in range(3):
+            h = T.tanh(W @ h + 1); lines["step"] = _line()  # noqa: E702
+            h.sum().backward(); lines["backward"] = _line()  # noqa: E702
+
+    _, added = _split(mistake)
+    step = f"{HERE}:{lines['step']}"
+    assert added == [
+        f"The saved tensors of TanhBackward0 (created at {step}) were freed by the backward call at "
+        f"{HERE}:{lines['backward']}.",
+        f"This backward's graph was built after that call, but MvBackward0 (created at {step}) uses a tensor "
+        f"computed before it by TanhBackward0 (created at {step}), so in an earlier iteration of the loop: a "
+        "state carried over from one iteration to the next.",
+        "Fix: detach() that tensor where it is carried over (h = h.detach() at the start of each iteration), so "
+        "that each backward stops there. retain_graph=True on the earlier backward would instead backpropagate "
+        "through every earlier iteration again, in ever more time and memory.",
+    ]
+
+
+def test_output_reused_after_another_backward_suggests_detach():
+    lines = {}
+
+    def mistake(T):
+        g = T.ones(2, requires_grad=True)
+        fake = g.exp(); lines["fake"] = _line()  # noqa: E702
+        d_loss = (fake * 2).sum()
+        d_loss.backward(); lines["d"] = _line()  # noqa: E702
+        g_loss = (fake * 3).sum(); lines["g"] = _line()  # noqa: E702
+        g_loss.backward()
+
+    _, added = _split(mistake)
+    assert added[0] == (f"The saved tensors of ExpBackward0 (created at {HERE}:{lines['fake']}) were freed by the "
+                        f"backward call at {HERE}:{lines['d']}.")
+    assert added[1] == (f"This backward's graph was built after that call, but MulBackward0 (created at "
+                        f"{HERE}:{lines['g']}) uses a tensor computed before it by ExpBackward0 (created at "
+                        f"{HERE}:{lines['fake']}), for example a hidden state carried over from an earlier "
+                        "iteration of a loop, or a model's output reused after another loss's backward.")
+    assert added[2].startswith("Fix: detach() that tensor")
+
+
+def test_custom_function_saved_tensors_freed_names_the_backward():
+    lines = {}
+
+    def mistake(T):
+        class Square(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return 2 * x * g
+
+        x = T.ones(2, requires_grad=True)
+        y = Square.apply(x).sum()
+        y.backward(); lines["first"] = _line()  # noqa: E702
+        y.backward()
+
+    _, added = _split(mistake)
+    assert added[0].startswith("The saved tensors of SquareBackward (created at ")
+    assert added[0].endswith(f"were freed by the backward call at {HERE}:{lines['first']}.")

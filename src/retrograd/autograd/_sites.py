@@ -120,30 +120,6 @@ def write_site(vc, saved_version: int):
     return log[-1][1], log[-1][0]
 
 
-def inplace_details(node, vc, saved_version: int) -> str:
-    """The lines added to PyTorch's "modified by an inplace operation" message."""
-    lines = []
-    made = None
-    if node is not None:
-        made = node_line(node)
-        lines.append(f"It was saved for backward by {node.name()}, created at {made or '<line not recorded>'}.")
-    hit = write_site(vc, saved_version)
-    wrote = None
-    if hit is not None:
-        site, ver = hit
-        wrote = line_of(site) or "<line not recorded>"
-        which = "first" if ver == saved_version + 1 else "last"
-        lines.append(f"It was modified in place afterwards at {wrote} (the {which} write recorded, "
-                     f"version {ver - 1} -> {ver}).")
-    else:
-        lines.append("The line of the in-place write was not recorded (a write outside retrograd's ops, "
-                     "or recording is off: torch.autograd.set_record_sites).")
-    lines.append(f"Fix: make the write{' at ' + wrote if wrote else ''} out of place (x = x + 1 instead of "
-                 "x += 1 or x.add_(1); inplace=False for nn layers), or give the op"
-                 f"{' at ' + made if made else ''} a .clone() of the tensor.")
-    return "".join("\n  " + ln for ln in lines)
-
-
 # ---- strict in-place mode --------------------------------------------------------------------
 _strict = [False]
 # {id(counter): (counter, [(weakref to node, version it saved), ...])}: filled only in strict mode.
@@ -247,10 +223,12 @@ def _check_strict(vc) -> None:
     if not live:
         return
     node, at = live[0]
+    from . import _error_details
+
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
         f"it is at version {now}; expected version {at} instead. (Raised at the write: strict in-place mode, "
-        "torch.autograd.set_strict_inplace(True).)" + inplace_details(node, vc, at))
+        "torch.autograd.set_strict_inplace(True).)" + _error_details.inplace_details(node, vc, at))
 
 
 def set_record_sites(mode: bool) -> None:
