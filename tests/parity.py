@@ -64,17 +64,17 @@ def same(scenario, **norm_options):
         except Exception as e:  # noqa: BLE001 - compared across libraries
             log.append(("raised", type(e).__name__, norm(str(e), **norm_options)))
         logs.append(log)
-    ours, theirs = _trimmed(logs[0], logs[1]), logs[1]
+    ours, theirs = trim_to_torch(logs[0], logs[1]), logs[1]
     assert ours == theirs
     return ours
 
 
-def _trimmed(ours, theirs):
+def trim_to_torch(ours, theirs):
     """``ours`` with each message trimmed to PyTorch's part where ``theirs`` has PyTorch's message."""
     if isinstance(ours, str) and isinstance(theirs, str):
         return torch_part(ours, theirs)
     if isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple)) and len(ours) == len(theirs):
-        return type(ours)(_trimmed(a, b) for a, b in zip(ours, theirs))
+        return type(ours)(trim_to_torch(a, b) for a, b in zip(ours, theirs))
     return ours
 
 

@@ -240,3 +240,63 @@ def test_custom_function_saved_tensors_freed_names_the_backward():
     _, added = _split(mistake)
     assert added[0].startswith("The saved tensors of SquareBackward (created at ")
     assert added[0].endswith(f"were freed by the backward call at {HERE}:{lines['first']}.")
+
+
+# ---- 3. errors that name the offending input ----------------------------------------------
+def test_root_without_grad_names_the_element_and_why():
+    lines = {}
+
+    def mistake(T):
+        x = T.tensor(2., requires_grad=True)
+        z = x * x
+        gx = T.autograd.grad(z, x, retain_graph=True); lines["grad"] = _line()  # noqa: E702
+        T.autograd.grad(gx, x)
+
+    first, added = _split(mistake)
+    assert first == "element 0 of tensors does not require grad and does not have a grad_fn"
+    assert added == [
+        "Element 0: shape [], float32.",
+        f"It is a gradient computed at {HERE}:{lines['grad']} without create_graph=True, so it has no graph of "
+        "its own.",
+        "Fix: pass create_graph=True to that backward() / autograd.grad call to differentiate it again.",
+    ]
+
+
+def test_backward_of_a_detached_loss_names_the_cut():
+    lines = {}
+
+    def mistake(T):
+        x = T.ones(2, requires_grad=True)
+        loss = (x * x).sum().detach(); lines["cut"] = _line()  # noqa: E702
+        loss.backward()
+
+    _, added = _split(mistake)
+    assert added[1] == (f"It was cut from the graph by detach() at {HERE}:{lines['cut']}: the result shares the "
+                        "values but not the history.")
+
+
+def test_unused_input_is_named():
+    lines = {}
+
+    def mistake(T):
+        a = T.ones(2, requires_grad=True)
+        b = T.ones(2, 3, requires_grad=True); lines["b"] = _line()  # noqa: E702
+        T.autograd.grad((a * 2).sum(), [a, b])
+
+    first, added = _split(mistake)
+    assert first.startswith("The differentiated Tensor at index 1 appears to not have been used in the graph.")
+    assert added == [
+        f"The input at index 1: shape [2, 3], float32, a leaf made to require grad at {HERE}:{lines['b']}.",
+        "The outputs' graph does not reach it: no output was computed from it through recorded ops.",
+        "torch.autograd.explain(input, wrt=output) says more.",
+    ]
+
+
+def test_input_without_grad_is_named():
+    def mistake(T):
+        a = T.ones(2, requires_grad=True)
+        T.autograd.grad((a * 2).sum(), [a, T.zeros(3)])
+
+    first, added = _split(mistake)
+    assert first == "One of the differentiated Tensors does not require grad"
+    assert added[0] == "The input at index 1: shape [3], float32."

@@ -215,13 +215,22 @@ def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
             out = op.forward(*arrays, **static) if static else op.forward(*arrays)
     except (ValueError, IndexError, TypeError) as exc:
         raise _translate(op, tensors, exc) from None
-    if _state.enabled and op.differentiable:
-        for t in tensors:
-            if t._requires_grad:
-                return op.record(op, tensors, static, out)
+    if _state.enabled:
+        if op.differentiable:
+            for t in tensors:
+                if t._requires_grad:
+                    return op.record(op, tensors, static, out)
+    elif _state.region is not None:  # (a user's no_grad block: results remember it, see _sites)
+        return _untracked(op, tensors, out)
     if op.n_out == 1:
         return _wrap(out, False, None, 0)
     return tuple(_wrap(o, False, None, 0) for o in out)
+
+
+def _untracked(op: OpDef, tensors: tuple, out):
+    outs = (_wrap(out, False, None, 0),) if op.n_out == 1 else tuple(_wrap(o, False, None, 0) for o in out)
+    _sites.tag_untracked(op, tensors, outs)
+    return outs[0] if op.n_out == 1 else outs
 
 
 def apply_binary(op: OpDef, a, b):
@@ -236,8 +245,12 @@ def apply_binary(op: OpDef, a, b):
         out = op.forward(a._data, b._data)
     except (ValueError, IndexError, TypeError) as exc:
         raise _translate(op, (a, b), exc) from None
-    if (a._requires_grad or b._requires_grad) and _state.enabled and op.differentiable:
-        return op.record(op, (a, b), None, out)
+    if a._requires_grad or b._requires_grad:
+        if _state.enabled:
+            if op.differentiable:
+                return op.record(op, (a, b), None, out)
+        elif _state.region is not None:
+            return _untracked(op, (a, b), out)
     return _wrap(out, False, None, 0)
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ._sites import line_of, node_line, write_site
 
-__all__ = ["inplace_details", "freed_details", "tensor_summary"]
+__all__ = ["inplace_details", "freed_details", "tensor_summary", "root_error", "unused_error",
+           "input_not_requiring_grad_error"]
 
 
 def _lines(lines: list) -> str:
@@ -118,4 +119,42 @@ def tensor_summary(t) -> str:
     gf = t._grad_fn
     if gf is not None:
         out += f", made by {gf.name()} at {node_line(gf) or '<line not recorded>'}"
+    else:
+        born = t.__dict__.get("_born")
+        if born is not None and t._requires_grad:
+            out += f", a leaf made to require grad at {line_of(born)}"
+        elif t._requires_grad:
+            out += ", a leaf"
     return out
+
+
+def root_error(i: int, t) -> RuntimeError:
+    """PyTorch's "element i of tensors does not require grad and does not have a grad_fn", and why."""
+    from .explain import why_no_grad_fn
+
+    return RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn"
+                        + _lines([f"Element {i}: {tensor_summary(t)}."] + why_no_grad_fn(t)))
+
+
+def input_not_requiring_grad_error(i: int, t) -> RuntimeError:
+    """PyTorch's "One of the differentiated Tensors does not require grad", naming the input."""
+    from .explain import why_no_grad_fn
+
+    return RuntimeError("One of the differentiated Tensors does not require grad"
+                        + _lines([f"The input at index {i}: {tensor_summary(t)}."] + why_no_grad_fn(t)))
+
+
+def unused_error(i: int, t) -> RuntimeError:
+    """PyTorch's "The differentiated Tensor at index i appears to not have been used in the graph", and which."""
+    from .explain import _cuts_from
+
+    msg = (f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
+           "Set allow_unused=True if this is the desired behavior.")
+    if not hasattr(t, "_data"):  # (a GradientEdge given as an input)
+        return RuntimeError(msg)
+    target = t._grad_fn if t._grad_fn is not None else t._accum_node()
+    lines = [f"The input at index {i}: {tensor_summary(t)}.",
+             "The outputs' graph does not reach it: no output was computed from it through recorded ops."]
+    lines += _cuts_from(target, t)
+    lines.append("torch.autograd.explain(input, wrt=output) says more.")
+    return RuntimeError(msg + _lines(lines))

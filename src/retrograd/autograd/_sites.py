@@ -51,6 +51,12 @@ def here(depth: int = 3) -> tuple | None:
     return None if f is None else (f.f_code, f.f_lasti)
 
 
+def here_line(depth: int = 3) -> tuple | None:
+    """(file, line) of the user's line now running: what tensors keep (plain data: they pickle)."""
+    f = user_frame(depth)
+    return None if f is None else (f.f_code.co_filename, f.f_lineno)
+
+
 def line_of(site) -> str | None:
     """"file:line" of a site: a (code, offset) pair, a (file, line) pair or a node's ``_site``."""
     if site is None:
@@ -250,3 +256,115 @@ def set_record_sites(mode: bool) -> None:
 def is_recording_sites() -> bool:
     """Whether user lines are being recorded (``set_record_sites``)."""
     return record_writes
+
+
+# ---- where a tensor left the graph (for explain() and "does not require grad") ---------------
+# A tensor cut from the graph carries ``_cut`` in its __dict__: (how, site, the op under no_grad).
+# The recent cuts are also listed here, by the node they cut from (weakly), so that explain()
+# can say that a tensor flows into a cut even when the cut's result is gone.
+_cuts: list = []
+_CUTS_KEPT = 256
+
+
+def _log_cut(source, how: str, site) -> None:
+    node = source._grad_fn if source._grad_fn is not None else source._accum_node()
+    ref = weakref.ref(source) if node is None else weakref.ref(node)
+    _cuts.append((ref, how, site, _leaves(node)))
+    if len(_cuts) > _CUTS_KEPT:
+        del _cuts[:_CUTS_KEPT // 2]
+
+
+def _leaves(node, limit: int = 200) -> tuple:
+    """Weak references to the leaves a small graph below ``node`` reaches (empty for a big one):
+    a cut's source is often a temporary (``x.sum().item()``) whose graph dies at once."""
+    if node is None or not node._next:
+        return ()
+    seen = {node}
+    stack = [node]
+    out = []
+    while stack:
+        for c in stack.pop()._next:
+            if c is None or c in seen:
+                continue
+            if len(seen) >= limit:
+                return ()
+            seen.add(c)
+            v = getattr(c, "variable", None)
+            if v is not None:
+                out.append(weakref.ref(v))
+            else:
+                stack.append(c)
+    return tuple(out)
+
+
+def note_cut(result, source, how: str) -> None:
+    """``result`` holds ``source``'s values outside the graph (``detach()``, ``.data``, ``torch.tensor(t)``)."""
+    if not record_writes or not source._requires_grad:
+        return
+    site = here_line(4)
+    result.__dict__["_cut"] = (how, site, None)
+    _log_cut(source, how, site)
+
+
+def note_escape(source, how: str) -> None:
+    """``source``'s values left as a Python number or a NumPy array (``.item()``, ``.numpy()``, ``.tolist()``)."""
+    if record_writes and source._requires_grad:
+        _log_cut(source, how, here_line(4))
+
+
+def tag_untracked(op, tensors, outs) -> None:
+    """Outputs of ``op`` computed without a graph inside a user's no_grad / inference_mode block."""
+    from .grad_mode import state
+
+    region = state.region
+    for t in tensors:
+        if t._requires_grad:
+            tag = (region[0], region[1], op.name)
+            for o in outs:
+                o.__dict__["_cut"] = tag
+            _log_cut(t, region[0], region[1])
+            return
+
+
+def region_site(depth: int = 2):
+    """The site of a no_grad / inference_mode block entered by user code (None inside retrograd)."""
+    if not record_writes:
+        return None
+    try:
+        f = _getframe(depth)
+    except ValueError:
+        return None
+    fn = f.f_code.co_filename
+    inside = _inside.get(fn)
+    if inside is None:
+        inside = _inside[fn] = f.f_globals.get("__name__", "").startswith("retrograd") or fn.startswith("<frozen")
+    return None if inside else (fn, f.f_lineno)
+
+
+def note_leaf(t) -> None:
+    """Where a leaf was made to require grad (its "creation line" in messages)."""
+    if record_writes:
+        t.__dict__["_born"] = here_line(4)
+
+
+def note_zero_grad(params, set_to_none: bool) -> None:
+    """``zero_grad()`` reset these parameters' ``.grad`` (to None, or to zeros)."""
+    if not record_writes:
+        return
+    from ._pass_state import _run_ids
+
+    mark = (here_line(4), _run_ids.__reduce__()[1][0], set_to_none)
+    for p in params:
+        p.__dict__["_reset"] = mark
+
+
+# Hooks that replaced a non-zero gradient with zeros: {hook: True}, weakly.
+zeroing_hooks: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def note_hook_result(hook, new, old) -> None:
+    if old._data.any() and not new._data.any():
+        try:
+            zeroing_hooks[hook] = True
+        except TypeError:  # (not weakly referenceable)
+            pass

@@ -33,6 +33,7 @@ from . import grad_mode
 from ._pass_state import (MAX_REENTRANT_DEPTH, _local, _Run, current_run_id, execution_engine,  # noqa: F401
                           execution_order, queue_callback, run_final_callbacks, run_on_fresh_thread,
                           will_receive_grad)
+from ._error_details import root_error
 from .anomaly_mode import anomaly_state, report_anomaly
 from .graph import (AccumulateGrad, _saved_hooks_stack, accumulate_into_leaf, accumulate_leaf,  # noqa: F401
                     checked_hook_value, checked_hook_values)
@@ -220,7 +221,7 @@ def edge_of(t) -> tuple:
 def _root_edge(i: int, t) -> tuple:
     edge = edge_of(t)
     if edge[0] is None:
-        raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        raise root_error(i, t)
     return edge
 
 

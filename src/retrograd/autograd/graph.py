@@ -16,7 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..utils.hooks import HookDict, RemovableHandle
-from . import _error_details, grad_mode
+from . import _error_details, _sites, grad_mode
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
@@ -692,6 +692,8 @@ def checked_hook_value(hook, new, old):
         raise RuntimeError(f"hook '{name}' has changed the type of value (was {old.type()} got {new.type()})")
     if new._data.shape != old._data.shape:
         raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if new is not old:
+        _sites.note_hook_result(hook, new, old)  # (explain(): a hook that zeroed a gradient)
     return new
 
 

@@ -448,6 +448,9 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all parameters (to None by default)."""
+        from ...autograd import _sites
+
+        _sites.note_zero_grad(list(self.parameters()), set_to_none)
         for p in self.parameters():
             if p._grad is not None:
                 if set_to_none:
