@@ -30,7 +30,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
 from ..autograd import graph as _graph
-from ..autograd import _sites
+from ..autograd import _nonfinite, _sites
 from ..autograd._array_backward import compile_array_backward
 from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
@@ -260,24 +260,31 @@ _SLOW = False
 _profiling = False  # autograd.profiler.profile is recording
 _forward_ad = None  # autograd.forward_ad's hook while a dual level is open
 _strict = False  # autograd.set_strict_inplace: the tensors each new node saves are watched
+_nan_watch = False  # autograd.set_detect_nan: each op's outputs are checked for NaN / inf
 
 
 def _set_profiling(on: bool) -> None:
     global _profiling, _SLOW
     _profiling = on
-    _SLOW = _profiling or _forward_ad is not None or _strict
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
 
 
 def _set_forward_ad(hook) -> None:
     global _forward_ad, _SLOW
     _forward_ad = hook
-    _SLOW = _profiling or _forward_ad is not None or _strict
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
 
 
 def _set_strict(on: bool) -> None:
     global _strict, _SLOW
     _strict = on
-    _SLOW = _profiling or _forward_ad is not None or _strict
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
+
+
+def _set_nan_watch(on: bool) -> None:
+    global _nan_watch, _SLOW
+    _nan_watch = on
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
 
 
 def _slow_path(op: OpDef, tensors: tuple, static, cast):
@@ -292,9 +299,11 @@ def _slow_path(op: OpDef, tensors: tuple, static, cast):
             first = out[0] if isinstance(out, tuple) else out
             if first._grad_fn is not None:
                 _sites.watch_saved(first._grad_fn)
+        if _nan_watch:
+            _nonfinite.check_forward(op, tensors, out)
         return out
     finally:
-        _SLOW = _profiling or _forward_ad is not None or _strict
+        _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
 
 
 def _profiled(op: OpDef, tensors: tuple, static, cast):

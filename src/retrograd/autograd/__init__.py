@@ -23,6 +23,7 @@ from .graph import SavedTensor  # noqa: F401  (torch.autograd.SavedTensor: not c
 from .anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
 from .engine import get_backward_engine, set_backward_engine  # noqa: F401  (retrograd's own: reference or fast)
 from .explain import explain  # noqa: F401  (retrograd's own: see docs/debugging.md)
+from ._nonfinite import is_detect_nan_enabled, set_detect_nan  # noqa: F401  (retrograd's own, too)
 from ._sites import (is_recording_sites, is_strict_inplace, set_record_sites, set_strict_inplace,  # noqa: F401
                      strict_inplace)  # (retrograd's own: see docs/debugging.md)
 from ._toggles import (_calculate_shape, _force_original_view_tracking, _profiler_enabled,  # noqa: F401

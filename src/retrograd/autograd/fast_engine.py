@@ -62,7 +62,7 @@ def run_fast(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None
     mode = grad_mode.state
     prev_mode = mode.enabled
     mode.enabled = create_graph
-    slow_calls = anomaly_state.enabled or _prof_state.on  # (then call_rules times and watches each node)
+    slow_calls = anomaly_state.watching or _prof_state.on  # (then call_rules times and watches each node)
     profiling = _prof_state.on
     # The node that became ready last waits in ``pending`` instead of the heap; it runs next
     # exactly when it sorts before the heap's head (the heap's own key), so the order is the same.
