@@ -31,6 +31,7 @@ from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
 from ..autograd import graph as _graph
 from ..autograd import _nonfinite, _sites
+from ..autograd import memory_report as _memory_report
 from ..autograd._array_backward import compile_array_backward
 from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
@@ -261,30 +262,37 @@ _profiling = False  # autograd.profiler.profile is recording
 _forward_ad = None  # autograd.forward_ad's hook while a dual level is open
 _strict = False  # autograd.set_strict_inplace: the tensors each new node saves are watched
 _nan_watch = False  # autograd.set_detect_nan: each op's outputs are checked for NaN / inf
+_modules = False  # autograd.graph.set_module_tracking: each node remembers the module that made it
 
 
 def _set_profiling(on: bool) -> None:
     global _profiling, _SLOW
     _profiling = on
-    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch or _modules
 
 
 def _set_forward_ad(hook) -> None:
     global _forward_ad, _SLOW
     _forward_ad = hook
-    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch or _modules
 
 
 def _set_strict(on: bool) -> None:
     global _strict, _SLOW
     _strict = on
-    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch or _modules
+
+
+def _set_module_tracking(on: bool) -> None:
+    global _modules, _SLOW
+    _modules = on
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch or _modules
 
 
 def _set_nan_watch(on: bool) -> None:
     global _nan_watch, _SLOW
     _nan_watch = on
-    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
+    _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch or _modules
 
 
 def _slow_path(op: OpDef, tensors: tuple, static, cast):
@@ -301,9 +309,13 @@ def _slow_path(op: OpDef, tensors: tuple, static, cast):
                 _sites.watch_saved(first._grad_fn)
         if _nan_watch:
             _nonfinite.check_forward(op, tensors, out)
+        if _modules:
+            first = out[0] if isinstance(out, tuple) else out
+            if first._grad_fn is not None:
+                _memory_report.note_module(first._grad_fn)
         return out
     finally:
-        _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch
+        _SLOW = _profiling or _forward_ad is not None or _strict or _nan_watch or _modules
 
 
 def _profiled(op: OpDef, tensors: tuple, static, cast):

@@ -869,6 +869,9 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> Rem
     return _Multi()
 
 
+from .memory_report import memory_report, set_module_tracking  # noqa: E402,F401  (retrograd's own)
+
+
 # ---- version bumps and mutation of saved tensors -----------------------------------------
 def increment_version(tensor) -> None:
     """Record an in-place change made behind autograd's back (e.g. through ``.numpy()``).
