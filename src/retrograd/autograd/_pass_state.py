@@ -156,11 +156,11 @@ def run_on_fresh_thread(fn, *args):
     from .anomaly_mode import anomaly_state as a
 
     g = grad_mode.state
-    modes = (g.enabled, g.inference, a.enabled, a.check_nan, a.current_node)
+    modes = (g.enabled, g.inference, a.enabled, a.check_nan, a.current_node, a.detect_nan)
     box: dict = {}
 
     def target() -> None:
-        g.enabled, g.inference, a.enabled, a.check_nan, a.current_node = modes
+        g.enabled, g.inference, a.enabled, a.check_nan, a.current_node, a.detect_nan = modes
         try:
             box["result"] = fn(*args)
         except BaseException as exc:  # re-raised in the waiting thread
