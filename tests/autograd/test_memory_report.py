@@ -74,3 +74,11 @@ def test_untracked_modules_are_not_named():
     model = nn.Linear(2, 2)
     out = model(rg.ones(1, 2)).sum()
     assert set(graph.memory_report(out, model).as_dict()["by_module"]) == {"<outside any module>"}
+
+
+def test_same_sizes_once_inference_mode_was_used():
+    # (after inference_mode is first used, every save goes through SavedTensor: same report)
+    with rg.inference_mode():
+        pass
+    x = rg.ones(1000, requires_grad=True)
+    assert graph.memory_report((x * 2).sin()).total_bytes == 4000

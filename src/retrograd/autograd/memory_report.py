@@ -174,14 +174,13 @@ def _saved_of(node):
             for item in (v if isinstance(v, list) else [v]):
                 if item is None:
                     continue
-                if isinstance(item, SavedTensor):
-                    arr = item.tensor._data if item.tensor is not None else item.arr
-                    if arr is not None:
-                        yield name, arr, _made_at(item.tensor, node)
-                elif hasattr(item, "_data"):
-                    if item._data.ndim == 0 and not item._data.flags.writeable and not item._requires_grad:
-                        continue  # (a Python number the op wrapped: PyTorch saves a Scalar, not a tensor)
-                    yield name, item._data, _made_at(item, node)
+                t = item.tensor if isinstance(item, SavedTensor) else item if hasattr(item, "_data") else None
+                arr = t._data if t is not None else getattr(item, "arr", None)
+                if arr is None:
+                    continue
+                if t is not None and arr.ndim == 0 and not arr.flags.writeable and not t._requires_grad:
+                    continue  # (a Python number the op wrapped: PyTorch saves a Scalar, not a tensor)
+                yield name, arr, _made_at(t, node)
         return
     for i, s in enumerate(getattr(node, "_saved", None) or ()):  # a custom Function's ctx.save_for_backward
         if isinstance(s, SavedTensor):
