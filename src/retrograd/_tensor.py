@@ -631,7 +631,7 @@ class Tensor:
         if self._requires_grad:
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
-            _sites.note_escape(self, f"{kind}()")
+            _sites.note_escape(self, f"{kind}()", 3)
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:

@@ -297,18 +297,34 @@ def _leaves(node, limit: int = 200) -> tuple:
     return tuple(out)
 
 
-def note_cut(result, source, how: str) -> None:
-    """``result`` holds ``source``'s values outside the graph (``detach()``, ``.data``, ``torch.tensor(t)``)."""
-    if not record_writes or not source._requires_grad:
+def _called_from_retrograd(depth: int) -> bool:
+    """Whether the code ``depth`` frames above the caller is retrograd's own (an internal use: not recorded)."""
+    try:
+        f = _getframe(depth + 1)
+    except ValueError:
+        return False
+    fn = f.f_code.co_filename
+    inside = _inside.get(fn)
+    if inside is None:
+        inside = _inside[fn] = f.f_globals.get("__name__", "").startswith("retrograd") or fn.startswith("<frozen")
+    return inside
+
+
+def note_cut(result, source, how: str, depth: int = 2) -> None:
+    """``result`` holds ``source``'s values outside the graph (``detach()``, ``.data``, ``torch.tensor(t)``).
+
+    ``depth``: frames from here to the code that asked for the cut (retrograd's own uses,
+    e.g. batch norm's running statistics, are not recorded)."""
+    if not record_writes or not source._requires_grad or _called_from_retrograd(depth):
         return
     site = here_line(4)
     result.__dict__["_cut"] = (how, site, None)
     _log_cut(source, how, site)
 
 
-def note_escape(source, how: str) -> None:
+def note_escape(source, how: str, depth: int = 2) -> None:
     """``source``'s values left as a Python number or a NumPy array (``.item()``, ``.numpy()``, ``.tolist()``)."""
-    if record_writes and source._requires_grad:
+    if record_writes and source._requires_grad and not _called_from_retrograd(depth):
         _log_cut(source, how, here_line(4))
 
 
@@ -322,8 +338,13 @@ def tag_untracked(op, tensors, outs) -> None:
             tag = (region[0], region[1], op.name)
             for o in outs:
                 o.__dict__["_cut"] = tag
-            _log_cut(t, region[0], region[1])
+            if region is not _logged[0]:  # (listed once per block entered: an eval loop pays one dict store per op)
+                _logged[0] = region
+                _log_cut(t, region[0], region[1])
             return
+
+
+_logged = [None]  # the last no_grad block whose cut was listed
 
 
 def region_site(depth: int = 2):
