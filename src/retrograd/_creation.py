@@ -116,7 +116,12 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
                       "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
         arr = data._data.astype(dtype.np if dtype else data._data.dtype, copy=True)
-        return _finish(arr, requires_grad)
+        out = _finish(arr, requires_grad)
+        if not requires_grad:
+            from .autograd import _sites
+
+            _sites.note_cut(out, data, "torch.tensor(t)")
+        return out
     if isinstance(data, np.ndarray):
         dt = dtype or D.from_numpy_dtype(data.dtype)
         return _finish(np.array(data, dtype=dt.np), requires_grad)

@@ -18,6 +18,7 @@ from . import _layout
 from ._size import CPU, Size, check_device, device
 from .autograd import grad_mode
 from .autograd import graph as _graph
+from .autograd import _sites
 from . import autograd as _autograd
 from .utils.hooks import HookDict, RemovableHandle
 
@@ -43,15 +44,22 @@ _new_vc = _VC0.copy
 
 # Per-tensor autograd state kept in __dict__ when set (see Tensor.__slots__): deepcopy
 # makes it afresh rather than copying it.
-_AUTOGRAD_FIELDS = frozenset({"_grad", "_base", "_retains_grad", "_hooks"})
+# (``_born``, ``_cut``, ``_reset``: where the original was made, cut, reset; see autograd/_sites.py)
+_AUTOGRAD_FIELDS = frozenset({"_grad", "_base", "_retains_grad", "_hooks", "_born", "_cut", "_reset"})
 
 
 def bump_version(t: "Tensor") -> None:
-    """Record an in-place write to ``t`` (and to every tensor sharing its counter)."""
+    """Record an in-place write to ``t`` (and to every tensor sharing its counter).
+
+    The user's line of the write is kept beside the counter, for the "modified by an
+    inplace operation" error (``autograd/_sites.py``).
+    """
     vc = t._vc
     if vc is None:
         vc = t._vc = _new_vc()
     vc[0] += 1
+    if _sites.record_writes:
+        _sites.note_write(vc)
 
 _SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                  "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
@@ -318,6 +326,8 @@ class Tensor:
             raise RuntimeError(int_msg)
         if requires_grad and self._inference_flag() and not _state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+        if requires_grad and not self._requires_grad:
+            _sites.note_leaf(self)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -517,6 +527,8 @@ class Tensor:
         td["_shared_vc"] = True  # not a view (PyTorch: detach()._base is None), but shares data
         if _state.inference:
             del td["_inference"]  # a view of a normal tensor stays a normal tensor
+        if self._requires_grad:
+            _sites.note_cut(t, self, "detach()")
         return t
 
     def set_(self, source: "Tensor | None" = None, storage_offset: int = 0, size=None, stride=None) -> "Tensor":
@@ -567,7 +579,10 @@ class Tensor:
     def data(self) -> "Tensor":
         # Same memory, but its own version counter: writes through ``.data`` are hidden
         # from autograd (PyTorch's semantics, and why ``.data`` is discouraged).
-        return Tensor._wrap(self._data, False, None, 0)
+        t = Tensor._wrap(self._data, False, None, 0)
+        if self._requires_grad:
+            _sites.note_cut(t, self, ".data")
+        return t
 
     @property
     def volatile(self) -> bool:
@@ -590,14 +605,20 @@ class Tensor:
             _vmap_guard[0](self, "item")
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if self._requires_grad:
+            _sites.note_escape(self, ".item()")
         return self._data.reshape(()).item()
 
     def tolist(self):
+        if self._requires_grad:
+            _sites.note_escape(self, ".tolist()")
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._requires_grad and not force and _state.enabled:  # (allowed under no_grad, as in PyTorch)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self._requires_grad:
+            _sites.note_escape(self, ".numpy()")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -613,6 +634,7 @@ class Tensor:
         if self._requires_grad:
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
+            _sites.note_escape(self, f"{kind}()", 3)
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:

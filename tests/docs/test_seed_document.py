@@ -2,7 +2,7 @@
 
 Each block runs in a fresh interpreter twice: under ``import retrograd as torch`` and under
 real torch (the oracle).  stdout must be identical, and so must the final exception line
-(type and message) of the blocks the document shows failing.
+(type and PyTorch's message) of the blocks the document shows failing.
 """
 import subprocess
 import sys
@@ -17,7 +17,9 @@ torch = pytest.importorskip("torch")
 def _run(module: str, code: str) -> tuple[str, str]:
     src = f"import {module} as torch\n" + code
     p = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, timeout=120)
-    err_lines = [ln for ln in p.stderr.strip().splitlines() if ln.strip()]
+    # The exception's own line: the last one not indented.  (retrograd may go on after PyTorch's
+    # message with indented lines saying where and why, see docs/debugging.md; PyTorch's line stays.)
+    err_lines = [ln for ln in p.stderr.strip().splitlines() if ln.strip() and not ln[0].isspace()]
     last = err_lines[-1] if p.returncode != 0 and err_lines else ""
     return p.stdout, last
 

@@ -349,3 +349,14 @@ def test_cli_help():
         p = subprocess.run([sys.executable, "-m", "retrograd", *args], capture_output=True, text=True, timeout=60)
         assert p.returncode == 0, p.stderr
         assert p.stdout.startswith("usage: python -m retrograd") and says in p.stdout
+
+
+def test_saved_outputs_label_their_dtype_as_every_other_label():
+    # (issue 16: a saved output said "torch.float32" where inputs and nodes say "float32")
+    from retrograd.viz._walk import build
+
+    x = torch.ones(2, requires_grad=True)
+    y = x.exp() * x  # exp saves its output, mul saves its inputs
+    m = build(y, show_saved=True)
+    metas = [n.lines[1] for n in m.nodes.values() if n.kind == "saved"]
+    assert metas and set(metas) == {"(2,) float32"}

@@ -30,6 +30,8 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd import anomaly_mode as _anomaly_mode
 from ..autograd import graph as _graph
+from ..autograd import _nonfinite, _sites
+from ..autograd import memory_report as _memory_report
 from ..autograd._array_backward import compile_fast_backward
 from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_stack
 
@@ -251,13 +253,22 @@ def apply(op: OpDef, tensors: tuple, static: dict | None = None, cast=None):
             out = op.forward(*arrays, **static) if static else op.forward(*arrays)
     except (ValueError, IndexError, TypeError) as exc:
         raise _translate(op, tensors, exc) from None
-    if _state.enabled and op.differentiable:
-        for t in tensors:
-            if t._requires_grad:
-                return op.record(op, tensors, static, out)
+    if _state.enabled:
+        if op.differentiable:
+            for t in tensors:
+                if t._requires_grad:
+                    return op.record(op, tensors, static, out)
+    elif _state.region is not None:  # (a user's no_grad block: results remember it, see _sites)
+        return _untracked(op, tensors, out)
     if op.n_out == 1:
         return _wrap(out, False, None, 0)
     return tuple(_wrap(o, False, None, 0) for o in out)
+
+
+def _untracked(op: OpDef, tensors: tuple, out):
+    outs = (_wrap(out, False, None, 0),) if op.n_out == 1 else tuple(_wrap(o, False, None, 0) for o in out)
+    _sites.tag_untracked(op, tensors, outs)
+    return outs[0] if op.n_out == 1 else outs
 
 
 def apply_binary(op: OpDef, a, b):
@@ -272,8 +283,12 @@ def apply_binary(op: OpDef, a, b):
         out = op.forward(a._data, b._data)
     except (ValueError, IndexError, TypeError) as exc:
         raise _translate(op, (a, b), exc) from None
-    if (a._requires_grad or b._requires_grad) and _state.enabled and op.differentiable:
-        return op.record(op, (a, b), None, out)
+    if a._requires_grad or b._requires_grad:
+        if _state.enabled:
+            if op.differentiable:
+                return op.record(op, (a, b), None, out)
+        elif _state.region is not None:
+            return _untracked(op, (a, b), out)
     return _wrap(out, False, None, 0)
 
 
@@ -284,24 +299,55 @@ _profiling = False  # autograd.profiler.profile is recording
 _forward_ad = None  # autograd.forward_ad's hook while a dual level is open
 _batching = None  # func._batching's hook while a vmap traces its function
 _nested = False  # inside _slow_path: ops that the hooks run are seen only by vmap's trace
+_strict = False  # autograd.set_strict_inplace: the tensors each new node saves are watched
+_nan_watch = False  # autograd.set_detect_nan: each op's outputs are checked for NaN / inf
+_modules = False  # autograd.graph.set_module_tracking: each node remembers the module that made it
+
+
+def _hooked() -> bool:
+    """A hook that must see each op once is on (the profiler, forward AD, the debugging modes)."""
+    return _profiling or _forward_ad is not None or _strict or _nan_watch or _modules
+
+
+def _refresh_slow() -> None:
+    global _SLOW
+    _SLOW = _hooked() or _batching is not None
 
 
 def _set_profiling(on: bool) -> None:
-    global _profiling, _SLOW
+    global _profiling
     _profiling = on
-    _SLOW = _profiling or _forward_ad is not None or _batching is not None
+    _refresh_slow()
 
 
 def _set_forward_ad(hook) -> None:
-    global _forward_ad, _SLOW
+    global _forward_ad
     _forward_ad = hook
-    _SLOW = _profiling or _forward_ad is not None or _batching is not None
+    _refresh_slow()
 
 
 def _set_batching(hook) -> None:
-    global _batching, _SLOW
+    global _batching
     _batching = hook
-    _SLOW = _profiling or _forward_ad is not None or _batching is not None
+    _refresh_slow()
+
+
+def _set_strict(on: bool) -> None:
+    global _strict
+    _strict = on
+    _refresh_slow()
+
+
+def _set_module_tracking(on: bool) -> None:
+    global _modules
+    _modules = on
+    _refresh_slow()
+
+
+def _set_nan_watch(on: bool) -> None:
+    global _nan_watch
+    _nan_watch = on
+    _refresh_slow()
 
 
 def _slow_path(op: OpDef, tensors: tuple, static, cast):
@@ -310,7 +356,7 @@ def _slow_path(op: OpDef, tensors: tuple, static, cast):
     The profiler and forward AD see each op once (the ops their hooks run are plain);
     a vmap trace sees every op, those the hooks run (tangent computations) included."""
     global _SLOW, _nested
-    if _nested or (not _profiling and _forward_ad is None):
+    if _nested or not _hooked():
         prev = _SLOW
         _SLOW = False
         try:
@@ -324,10 +370,20 @@ def _slow_path(op: OpDef, tensors: tuple, static, cast):
         out = _profiled(op, tensors, static, cast) if _profiling else apply(op, tensors, static, cast)
         if _forward_ad is not None:
             out = _forward_ad.propagate(op, tensors, static, cast, out)
+        if _strict:
+            first = out[0] if isinstance(out, tuple) else out
+            if first._grad_fn is not None:
+                _sites.watch_saved(first._grad_fn)
+        if _nan_watch:
+            _nonfinite.check_forward(op, tensors, out)
+        if _modules:
+            first = out[0] if isinstance(out, tuple) else out
+            if first._grad_fn is not None:
+                _memory_report.note_module(first._grad_fn)
         return out
     finally:
         _nested = False
-        _SLOW = _profiling or _forward_ad is not None or _batching is not None
+        _refresh_slow()
 
 
 def _profiled(op: OpDef, tensors: tuple, static, cast):

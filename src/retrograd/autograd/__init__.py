@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from . import graph  # noqa: F401
+from . import _error_details, _sites
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401
                         is_inference_mode_enabled, no_grad, set_grad_enabled)
@@ -21,6 +22,10 @@ from .function import Function, once_differentiable  # noqa: F401
 from .graph import SavedTensor  # noqa: F401  (torch.autograd.SavedTensor: not constructible from Python)
 from .anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
 from .engine import get_backward_engine, set_backward_engine  # noqa: F401  (retrograd's own: reference or fast)
+from .explain import explain  # noqa: F401  (retrograd's own: see docs/debugging.md)
+from ._nonfinite import is_detect_nan_enabled, set_detect_nan  # noqa: F401  (retrograd's own, too)
+from ._sites import (is_recording_sites, is_strict_inplace, set_record_sites, set_strict_inplace,  # noqa: F401
+                     strict_inplace)  # (retrograd's own: see docs/debugging.md)
 from ._toggles import (_calculate_shape, _force_original_view_tracking, _profiler_enabled,  # noqa: F401
                        _unsafe_preserve_version_counter, is_multithreading_enabled, is_view_replay_enabled,
                        kineto_available, set_multithreading_enabled)
@@ -158,7 +163,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None, creat
         retain_graph = create_graph
     for i, o in enumerate(outputs):
         if not o.requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+            raise _error_details.root_error(i, o)
     grads = _make_grads(outputs, grads)
     if inputs is not None:
         for t in inputs:
@@ -207,10 +212,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
     grads = grads[:len(outs)]
     for i, o in enumerate(outs):
         if not o.requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-    for t in ins:
+            raise _error_details.root_error(i, o)
+    for i, t in enumerate(ins):
         if not t.requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
+            raise _error_details.input_not_requiring_grad_error(i, t)
     if retain_graph is None:
         retain_graph = create_graph
     grads = _make_grads(outs, grads, is_grads_batched)
@@ -218,6 +223,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
         from .functional import _batched_grad
 
         return _batched_grad(outs, ins, grads, retain_graph, create_graph, allow_unused, materialize_grads)
+    site = _sites.here_line(2) if not create_graph and _sites.record_writes else None
     result = run_backward(outs, grads, retain_graph, create_graph, inputs=ins, capture=True)
     final = []
     for i, (t, g) in enumerate(zip(ins, result)):
@@ -228,11 +234,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
                 # (PyTorch: the zeros require grad exactly when a graph is being built)
                 g = _creation.zeros_like(t).requires_grad_(create_graph)
             elif not allow_unused:
-                raise RuntimeError(
-                    f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
-                    "Set allow_unused=True if this is the desired behavior.")
-        elif not create_graph and g.requires_grad:
-            g = g.detach()
+                raise _error_details.unused_error(i, t)
+        elif not create_graph:
+            if g.requires_grad:
+                g = g.detach()
+            if _sites.record_writes:  # (explain(): a gradient without a graph of its own)
+                g.__dict__["_cut"] = ("autograd result", site, None)
         final.append(g)
     return tuple(final)
 

@@ -34,7 +34,7 @@ class _Run:
     """One backward pass: what it executes, its roots and targets, the node now running."""
 
     __slots__ = ("id", "deps", "fresh", "create_graph", "checkpoint_valid", "execute", "capture", "root_edges",
-                 "targets", "current", "callbacks")
+                 "targets", "current", "callbacks", "freed")
 
     def __init__(self, deps, create_graph, checkpoint_valid: bool = True) -> None:
         self.id = next(_run_ids)
@@ -49,6 +49,19 @@ class _Run:
         self.create_graph = create_graph
         # reentrant checkpoint needs a plain backward (no autograd.grad, no inputs=)
         self.checkpoint_valid = checkpoint_valid
+        # what the nodes this pass frees hold instead of their saved tensors: which backward call
+        # freed them (its user line) and when (the creation number reached then); see graph._Released
+        self.freed = _freed_by_this_pass()
+
+
+def _freed_by_this_pass():
+    from . import _sites
+    from .graph import _Released, _seq
+
+    marker = _Released()
+    marker.site = _sites.here(3) if _sites.record_writes else None
+    marker.seq = _seq.__reduce__()[1][0]  # (the next creation number, read without taking it)
+    return marker
 
 
 class pass_environment:
@@ -171,11 +184,11 @@ def run_on_fresh_thread(fn, *args):
     from .anomaly_mode import anomaly_state as a
 
     g = grad_mode.state
-    modes = (g.enabled, g.inference, a.enabled, a.check_nan, a.current_node)
+    modes = (g.enabled, g.inference, a.enabled, a.check_nan, a.current_node, a.detect_nan)
     box: dict = {}
 
     def target() -> None:
-        g.enabled, g.inference, a.enabled, a.check_nan, a.current_node = modes
+        g.enabled, g.inference, a.enabled, a.check_nan, a.current_node, a.detect_nan = modes
         try:
             box["result"] = fn(*args)
         except BaseException as exc:  # re-raised in the waiting thread

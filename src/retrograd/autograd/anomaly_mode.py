@@ -26,6 +26,12 @@ class _State(threading.local):
         self.enabled = False
         self.check_nan = True
         self.current_node = None  # the node whose backward is running (parents of new nodes)
+        self.detect_nan = False  # set_detect_nan (retrograd's own, autograd/_nonfinite.py)
+
+    @property
+    def watching(self) -> bool:
+        """Whether the engine checks each node's gradients (anomaly mode or set_detect_nan)."""
+        return self.enabled or self.detect_nan
 
 
 anomaly_state = _State()

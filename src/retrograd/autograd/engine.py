@@ -33,6 +33,8 @@ from . import grad_mode
 from ._pass_state import (MAX_REENTRANT_DEPTH, _local, _Run, current_run_id, execution_engine,  # noqa: F401
                           execution_order, pass_environment, queue_callback, run_final_callbacks, run_on_fresh_thread,
                           will_receive_grad)
+from ._error_details import root_error
+from ._nonfinite import check_gradients
 from .anomaly_mode import anomaly_state, report_anomaly
 from .graph import (AccumulateGrad, _saved_hooks_stack, accumulate_into_leaf, accumulate_leaf,  # noqa: F401
                     checked_hook_value, checked_hook_values)
@@ -175,17 +177,16 @@ def run_node(node, gbuf: list, mask, run: _Run) -> list:
 
 def call_rules(node, gbuf: list, mask) -> list:
     """``node.apply``: timed when the profiler records; in anomaly mode, a failure reports the
-    forward's traceback and (with check_nan) a NaN gradient is an error."""
+    forward's traceback and (with check_nan) a NaN gradient is an error, as is any non-finite
+    gradient with set_detect_nan."""
     t0 = _prof_state.begin() if _prof_state.on else None
     prev = anomaly_state.current_node
     try:
-        if not anomaly_state.enabled:
+        if not anomaly_state.watching:
             return node.apply(gbuf, mask)
         anomaly_state.current_node = node
         grads_in = node.apply(gbuf, mask)
-        for i, g in enumerate(grads_in) if anomaly_state.check_nan else ():
-            if g is not None and g._data.dtype.kind == "f" and np.isnan(g._data).any():
-                raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+        check_gradients(node, gbuf, grads_in)  # (NaN / inf: anomaly mode's check, set_detect_nan's; _nonfinite.py)
         return grads_in
     except Exception:
         if anomaly_state.enabled:
@@ -222,7 +223,7 @@ def edge_of(t) -> tuple:
 def _root_edge(i: int, t) -> tuple:
     edge = edge_of(t)
     if edge[0] is None:
-        raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        raise root_error(i, t)
     return edge
 
 

@@ -27,7 +27,7 @@ from . import grad_mode
 from ._pass_state import _local, _Run, run_final_callbacks
 from .anomaly_mode import anomaly_state
 from .engine import _root_edge, add_to_buffer, call_rules, discover, input_targets, run_tensor_pre_hooks, validate
-from .graph import _RELEASED, AccumulateGrad, _saved_hooks_stack, accumulate_into_leaf, accumulate_leaf, \
+from .graph import AccumulateGrad, _saved_hooks_stack, accumulate_into_leaf, accumulate_leaf, \
     checked_hook_values
 from .profiler import _state as _prof_state
 
@@ -42,7 +42,7 @@ def run_fast(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None
     captured = [None] * len(inputs) if capture else None
     run = _Run(deps, create_graph, inputs is None)
     run.execute, run.capture, run.root_edges, run.targets = execute, capture, root_edges, targets
-    fresh = run.fresh
+    fresh, freed = run.fresh, run.freed
     buffers: dict = {}
     for (node, nr), g in zip(root_edges, grads):
         fresh.add(id(g._data))
@@ -62,7 +62,7 @@ def run_fast(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None
     mode = grad_mode.state
     prev_mode = mode.enabled
     mode.enabled = create_graph
-    slow_calls = anomaly_state.enabled or _prof_state.on  # (then call_rules times and watches each node)
+    slow_calls = anomaly_state.watching or _prof_state.on  # (then call_rules times and watches each node)
     profiling = _prof_state.on
     # The node that became ready last waits in ``pending`` instead of the heap; it runs next
     # exactly when it sorts before the heap's head (the heap's own key), so the order is the same.
@@ -136,7 +136,7 @@ def run_fast(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None
                 grads_in = call_rules(node, gbuf, mask)
             else:
                 ab = node._fast_backward if array_path else None
-                if ab is not None and node.saved is not _RELEASED:
+                if ab is not None and (node.saved or node.saved is None):  # (not freed: freed is falsy)
                     grads_in = ab(node, gbuf, mask)
                     if grads_in is None:
                         grads_in = node.apply(gbuf, mask)
@@ -153,7 +153,7 @@ def run_fast(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None
             if not retain_graph:
                 if node._releases_saved:  # (OpNode.release inlined)
                     if node.saved:
-                        node.saved = _RELEASED
+                        node.saved = freed
                 else:
                     node.release()
             meta = node._in_meta

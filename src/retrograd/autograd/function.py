@@ -30,7 +30,7 @@ import warnings
 from typing import Any, Callable
 
 from . import forward_ad, grad_mode
-from .graph import FREED_MSG, Node, SavedTensor, _creation_site
+from .graph import Node, SavedTensor, _creation_site, _freed_error, _freed_marker
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
 
@@ -114,8 +114,8 @@ class BackwardCFunction(Node, FunctionCtx):
             raise RuntimeError("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True is set "
                                "on the autograd.Function. Either access saved_tensors only once, or set "
                                "clear_saved_tensors_on_access=False.")
-        if self._released:
-            raise RuntimeError(FREED_MSG)
+        if self._released is not False:
+            raise _freed_error(self)
         if self._saved is None:
             return ()
         out = tuple(None if s is None else s.unpack(self) for s in self._saved)
@@ -128,8 +128,8 @@ class BackwardCFunction(Node, FunctionCtx):
     @property
     def _raw_saved_tensors(self) -> tuple:
         """The SavedTensor objects behind ``saved_tensors`` (PyTorch's private accessor)."""
-        if self._released:
-            raise RuntimeError(FREED_MSG)
+        if self._released is not False:
+            raise _freed_error(self)
         return tuple(SavedTensor._placeholder("none") if s is None else s for s in self._saved or ())
 
     @property
@@ -140,7 +140,7 @@ class BackwardCFunction(Node, FunctionCtx):
     def release(self) -> None:
         if self._saved is not None:
             self._saved = None
-            self._released = True
+            self._released = _freed_marker()
 
     def _num_outputs(self) -> int:
         return len(self._out_meta)

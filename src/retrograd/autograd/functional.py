@@ -544,8 +544,9 @@ def _batched_grad(outs: tuple, ins: tuple, grads: list, retain_graph: bool, crea
                 out.append(_creation.zeros_like(ins[k]))  # as PyTorch: not batched
                 continue
             if not allow_unused:
-                raise RuntimeError(f"The differentiated Tensor at index {k} appears to not have been used in the "
-                                   "graph. Set allow_unused=True if this is the desired behavior.")
+                from ._error_details import unused_error
+
+                raise unused_error(k, ins[k])
             out.append(None)
             continue
         out.append(_stack_rows(rows, tuple(ins[k]._data.shape), create_graph))

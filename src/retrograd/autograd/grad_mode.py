@@ -16,6 +16,8 @@ import inspect
 import warnings
 import threading
 
+from . import _sites
+
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "is_inference_mode_enabled"]
 
@@ -24,6 +26,9 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.enabled = True
         self.inference = False
+        # (kind, site) of the user's no_grad / inference_mode block now open, else None: results
+        # computed there from tensors that require grad remember it (explain(), error messages)
+        self.region = None
 
 
 state = _State()
@@ -84,15 +89,21 @@ class _DecoratorContextManager:
             # (the two plain modes: set and restore the flag directly, no context object per
             # call; an optimizer's ``step`` is decorated with no_grad)
             enabled = type(self) is enable_grad
+            code = getattr(func, "__code__", None)
+            region = None if enabled or code is None or getattr(func, "__module__", "").startswith("retrograd") \
+                else ("@torch.no_grad()", (code.co_filename, code.co_firstlineno))  # (a user's function)
 
             @functools.wraps(func)
             def mode_wrapper(*args, **kwargs):
-                prev = state.enabled
+                prev, prev_region = state.enabled, state.region
                 state.enabled = enabled
+                if region is not None:
+                    state.region = region
                 try:
                     return func(*args, **kwargs)
                 finally:
                     state.enabled = prev
+                    state.region = prev_region
             return mode_wrapper
 
         @functools.wraps(func)
@@ -118,10 +129,14 @@ class no_grad(_DecoratorContextManager):
 
     def __enter__(self) -> None:
         self.prev = state.enabled
+        self.prev_region = state.region
         state.enabled = False
+        site = _sites.region_site()
+        state.region = None if site is None else ("torch.no_grad()", site)
 
     def __exit__(self, *exc) -> None:
         state.enabled = self.prev
+        state.region = self.prev_region
 
 
 class enable_grad(_DecoratorContextManager):
@@ -204,9 +219,13 @@ class inference_mode(_DecoratorContextManager):
         # PyTorch's InferenceMode guard also sets grad mode to ``not mode``.
         state.enabled = not self.mode
         state.inference = self.mode
+        self.prev_region = state.region
+        site = _sites.region_site() if self.mode else None
+        state.region = None if site is None else ("torch.inference_mode()", site)
 
     def __exit__(self, *exc) -> None:
         state.enabled, state.inference = self.prev
+        state.region = self.prev_region
 
     def clone(self):
         return self.__class__(self.mode)

@@ -16,7 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..utils.hooks import HookDict, RemovableHandle
-from . import grad_mode
+from . import _error_details, _sites, grad_mode
 from . import forward_ad as _forward_ad
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "SavedTensor", "saved_tensors_hooks",
@@ -432,15 +432,37 @@ class SavedTensor:
             f"inplace operation: {desc} is at version {self.vc[0]}; expected version "
             f"{self.version} instead. Hint: enable anomaly detection to find the operation "
             "that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, "
-            "check_nan=False)."
+            "check_nan=False)." + _error_details.inplace_details(node, self.vc, self.version)
         )
 
 
 class _Released(tuple):
-    """The (empty, falsy) ``saved`` of a node whose saved tensors were freed."""
+    """The (empty, falsy) ``saved`` of a node whose saved tensors were freed.
+
+    Each backward pass frees into its own instance (``_Run.freed``), which says which
+    backward call freed them (``site``) and when (``seq``: nodes created later have a larger
+    ``_seq``); ``_RELEASED`` stands for a release outside any pass.
+    """
+
+    site = None
+    seq = None
 
 
 _RELEASED = _Released()
+
+
+def _freed_marker() -> _Released:
+    """What a node releasing its saved tensors now holds: the running pass's marker."""
+    from ._pass_state import _local
+
+    return _local.stack[-1].freed if _local.stack else _RELEASED
+
+
+def _freed_error(node) -> RuntimeError:
+    """PyTorch's "backward through the graph a second time" error, with what retrograd adds."""
+    from ._error_details import freed_details
+
+    return RuntimeError(FREED_MSG + freed_details(node))
 
 
 class OpNode(Node):
@@ -474,15 +496,15 @@ class OpNode(Node):
     @property
     def released(self) -> bool:
         """Whether a backward without retain_graph has freed what this node saved."""
-        return self.saved is _RELEASED
+        return type(self.saved) is _Released
 
     def _num_outputs(self) -> int:
         return self.op.n_out
 
     def apply(self, grads: list, needed: tuple | None = None) -> list:
         op = self.op
-        if self.saved is _RELEASED:
-            raise RuntimeError(FREED_MSG)
+        if type(self.saved) is _Released:
+            raise _freed_error(self)
         if op.fast_backward is not None and not _grad_state.enabled and not _prof_state.on:
             out = op.fast_backward(self, grads, needed)  # the op's declared fast path (autograd/_array_backward.py)
             if out is not None:
@@ -526,7 +548,7 @@ class OpNode(Node):
 
     def release(self) -> None:
         if self.saved:
-            self.saved = _RELEASED
+            self.saved = _freed_marker()
 
     def saved_items(self) -> list:
         """[(name, SavedTensor or list of them)] of what this node holds for backward."""
@@ -553,7 +575,7 @@ class OpNode(Node):
             tkey = alias.get(key, key)
             if tkey in op.saved_names:
                 if self.released:
-                    raise RuntimeError(FREED_MSG)
+                    raise _freed_error(self)
                 for k, v in self.saved_items():
                     if k == tkey:
                         return v.unpack(self) if hasattr(v, "unpack") else v
@@ -679,6 +701,8 @@ def checked_hook_value(hook, new, old):
         raise RuntimeError(f"hook '{name}' has changed the type of value (was {old.type()} got {new.type()})")
     if new._data.shape != old._data.shape:
         raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if new is not old:
+        _sites.note_hook_result(hook, new, old)  # (explain(): a hook that zeroed a gradient)
     return new
 
 
@@ -852,6 +876,9 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> Rem
                 h.remove()
 
     return _Multi()
+
+
+from .memory_report import memory_report, set_module_tracking  # noqa: E402,F401  (retrograd's own)
 
 
 # ---- version bumps and mutation of saved tensors -----------------------------------------

@@ -208,6 +208,9 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all parameters: to ``None`` (default) or to zeros in place."""
+        from ..autograd import _sites
+
+        _sites.note_zero_grad([p for group in self.param_groups for p in group["params"]], set_to_none)
         for group in self.param_groups:
             for p in group["params"]:
                 g = p._grad

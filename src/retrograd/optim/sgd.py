@@ -8,6 +8,7 @@ import numpy as np
 from ..autograd.grad_mode import no_grad
 from .._blas import axpy_ as blas_axpy_
 from .._tensor import bump_version
+from ..autograd import _sites
 from . import _kernels as K
 from .._tensor import Tensor
 from .optimizer import Optimizer, _check_fused, _grad, _new_state, _scalar, required
@@ -58,6 +59,7 @@ def _axpy_(x: np.ndarray, g: np.ndarray, alpha: float) -> None:
 
 def _plain_sgd_(params, alpha: float) -> None:
     """``p += alpha * p.grad`` for each parameter with a gradient: plain SGD's whole update."""
+    site = False  # (the user's line, found once: the write site of every parameter a graph saved)
     for p in params:
         gt = p._grad
         if gt is None:
@@ -68,6 +70,10 @@ def _plain_sgd_(params, alpha: float) -> None:
             bump_version(p)
         else:
             vc[0] += 1
+            if _sites.record_writes:
+                if site is False:
+                    site = _sites.here()
+                _sites.note_write(vc, site)
 
 
 class SGD(Optimizer):

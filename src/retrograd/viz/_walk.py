@@ -317,7 +317,7 @@ def _saved_nodes(m: Model, v: VNode, fn, names: dict, new_id, SavedTensor) -> No
             if st.packed is not None:
                 node.lines.append(f"packed by hooks: {type(st.packed).__name__}")
             else:
-                data = t._data if t is not None else st.data
+                data = t._data if t is not None else st.arr  # (a saved output: its array, labelled as inputs are)
                 node.lines.append(_fmt_meta(data.shape, data.dtype))
             node.lines.append(f"version {st.version}")
             now = st.vc[0]

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 from ..._tensor import Tensor
 from ...autograd import grad_mode
+from ...autograd.memory_report import _tracking, module_stack
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
 from ._module_hooks import (_BackwardHook, _WrappedHook, _global_backward_hooks,  # noqa: F401
@@ -448,6 +449,9 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all parameters (to None by default)."""
+        from ...autograd import _sites
+
+        _sites.note_zero_grad(list(self.parameters()), set_to_none)
         for p in self.parameters():
             if p._grad is not None:
                 if set_to_none:
@@ -825,6 +829,12 @@ class Module:
         if not (self._forward_hooks or self._forward_pre_hooks or self._backward_hooks
                 or self._backward_pre_hooks or _global_forward_hooks or _global_forward_pre_hooks
                 or _global_backward_hooks or _global_backward_pre_hooks):
+            if _tracking[0]:  # (autograd.graph.set_module_tracking: nodes remember their module)
+                module_stack.append(self)
+                try:
+                    return self.forward(*args, **kwargs)
+                finally:
+                    module_stack.pop()
             return self.forward(*args, **kwargs)
         called_always = set()
         result = None
