@@ -38,11 +38,13 @@ graphviz-dot:
 TEST_WORKERS ?= auto
 # The suite runs twice: on this CPU's fastest SIMD paths, then as on a CPU without AVX
 # (scripts/test_any_cpu.sh), so no test depends on which rounding path a machine takes.
-# ruff and the size budgets (scripts/check_size.py) run first: they take seconds and fail fast.
+# ruff, the size budgets (scripts/check_size.py) and the import layers (scripts/check_import_layers.py)
+# run first: they take seconds and fail fast.
 # Doctests of src/ and the README's printed outputs run inside pytest (tests/docs/).
 test: $(VENV)/.test-installed graphviz-dot
 	$(BIN)/ruff check src tests bench scripts examples
 	$(BIN)/python scripts/check_size.py
+	$(BIN)/python scripts/check_import_layers.py
 	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 	PY=$(BIN)/python scripts/test_any_cpu.sh -p no:cacheprovider -n $(TEST_WORKERS)
 

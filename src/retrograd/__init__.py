@@ -6,8 +6,6 @@
 >>> y.backward(); x.grad
 tensor(7.)
 """
-from __future__ import annotations
-
 from . import _dtype  # noqa: F401
 from ._dtype import (bfloat16, bool, can_cast, double, dtype, float, float16, float32,  # noqa: F401,A004
                      float64, get_default_dtype, half, int, int8, int16, int32, int64, long,
@@ -24,7 +22,6 @@ from ._tensor import Tensor  # noqa: F401
 from . import _tensor_methods  # noqa: F401  (binds ops as Tensor methods)
 from ._creation import *  # noqa: F401,F403
 from ._ops import *  # noqa: F401,F403
-from ._ops import OPS  # noqa: F401
 from ._printing import set_printoptions, get_printoptions  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
@@ -36,6 +33,9 @@ from ._torch_alias import register_as_torch, unregister_as_torch  # noqa: F401
 import retrograd.linalg as linalg  # noqa: E402,F401  ('from . import linalg' would keep the leaked _ops.linalg)
 from ._typeinfo import finfo, iinfo  # noqa: F401
 from . import nn  # noqa: F401
+from .nn._native import *  # noqa: F401,F403  (torch.native_layer_norm, convolution ...: composed from nn.functional)
+from .nn._recurrent import *  # noqa: F401,F403  (torch.lstm, gru_cell ...: composed from nn.functional)
+from .nn._top_level import *  # noqa: F401,F403  (torch.kl_div, rms_norm ...: nn.functional's, ATen's arguments)
 from . import func  # noqa: F401,E402
 from .func import vmap  # noqa: F401,E402
 from . import special, jit, random  # noqa: F401,E402

@@ -66,4 +66,3 @@ def conj_physical_(input: Tensor) -> Tensor:
 
 
 _conj_physical_.__name__ = _conj_physical_.__qualname__ = "conj_physical_"
-Tensor.conj_physical_ = _conj_physical_

@@ -770,31 +770,11 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, de
     if any(v.requires_grad for v in inputs):
         # PyTorch records the sample but gives mean and std a zero gradient (no reparameterisation)
         from ._ops._registry import apply
+        from ._ops.random import _normal_op
 
         kind = 3 if len(inputs) == 2 else (1 if isinstance(mean, Tensor) else 2)
         return apply(_normal_op(kind), inputs, {"values": res})
     return _wrap(res, False, None, 0)
-
-
-_NORMAL_OPS: dict = {}
-
-
-def _normal_op(kind: int):
-    """The recorded op of ``normal`` with tensor mean (1), std (2) or both (3): zero rules."""
-    if kind not in _NORMAL_OPS:
-        from ._ops._registry import primitive
-        from ._ops.binary import mul
-
-        def zero(g):
-            return mul(g, 0)
-        if kind == 3:
-            op = primitive("normal_tensor_tensor", lambda mean, std, *, values: values, node="NormalBackward3",
-                           mean=zero, std=zero)
-        else:
-            op = primitive(f"normal_tensor_{kind}", lambda a, *, values: values, node=f"NormalBackward{kind}",
-                           a=zero)
-        _NORMAL_OPS[kind] = op
-    return _NORMAL_OPS[kind]
 
 
 def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:

@@ -97,7 +97,6 @@ def _removed_method(name: str):
 
 for _name, _fn in (("resize", _resize), ("resize_as", _resize_as), ("storage_type", _storage_type)):
     _fn.__name__ = _fn.__qualname__ = _name
-    setattr(Tensor, _name, _fn)
-for _name in ("lstsq", "solve", "symeig", "eig"):
-    setattr(Tensor, _name, _removed_method(_name))
 del _name, _fn
+# the removed methods (bound to Tensor in _tensor_methods.py)
+REMOVED_METHODS = {_name: _removed_method(_name) for _name in ("lstsq", "solve", "symeig", "eig")}

@@ -862,9 +862,9 @@ def _storage_root(a: np.ndarray) -> np.ndarray:
 
 
 def _is_parameter_class(cls) -> bool:
-    from .nn.parameter import Parameter
-
-    return cls is Parameter
+    # (no import: the Tensor layer sits below nn; a class can only be Parameter once nn.parameter is loaded)
+    mod = sys.modules.get("retrograd.nn.parameter")
+    return mod is not None and cls is mod.Parameter
 
 
 _AccumulateGrad = _graph.AccumulateGrad

@@ -1,14 +1,20 @@
-"""Bind op-table functions to Tensor as methods and operators (one line each).
+"""Tensor's methods and operators, bound in this one listing.
 
-Adding an op: define it in its ``_ops`` family, then list its name here if PyTorch has
-it as a Tensor method too.
+Most methods are the op of the same name with ``self`` first: ``METHODS`` lists them by the
+``_ops`` module that defines the op ("" for the op package itself, where the method is the
+top-level function).  Below it: methods whose argument order or form differs from the function's, the
+operators, and small methods of Tensor's own.  Adding an op's method: add its name under its
+module here (no module outside this file binds Tensor methods).
 """
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 
 from . import _creation as C
 from . import _complex
+from . import _deprecated
 from . import _layout
 from . import _dtype as D
 from . import _ops as O
@@ -16,45 +22,127 @@ from ._numpy_interop import array_ufunc
 from ._tensor import Tensor, bump_version
 from .autograd import grad_mode
 
-# Methods that are the function of the same name with self as first argument.
-METHODS = [
-    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg", "negative",
-    "pow", "exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs", "absolute",
-    "sign", "reciprocal", "square", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
-    "less", "less_equal", "not_equal", "clamp", "clip", "sum", "mean", "reshape", "view",
-    "view_as", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute", "expand",
-    "expand_as", "unsqueeze", "squeeze", "select", "narrow", "flatten", "contiguous", "movedim",
-    "moveaxis", "matmul", "mm", "mv", "dot", "bmm", "outer", "clone", "copy_", "zero_", "fill_",
-    "add_", "sub_", "mul_", "div_", "neg_", "pow_", "clamp_", "clip_", "exp_", "log_", "sqrt_",
-    "sin_", "cos_", "tan_", "tanh_", "sigmoid_", "reciprocal_", "relu_", "abs_", "sign_",
-    "nonzero", "index_put_", "sum_to",
-]
+METHODS = (
+    ("", (
+        "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg", "negative", "pow", "exp",
+        "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "abs", "absolute", "sign", "reciprocal",
+        "square", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",
+        "clamp", "clip", "sum", "mean", "reshape", "view", "view_as", "reshape_as", "transpose", "swapaxes",
+        "swapdims", "t", "expand", "expand_as", "unsqueeze", "squeeze", "select", "narrow", "flatten",
+        "contiguous", "movedim", "moveaxis", "matmul", "mm", "mv", "dot", "bmm", "outer", "clone", "copy_", "zero_",
+        "fill_", "add_", "sub_", "mul_", "div_", "neg_", "pow_", "clamp_", "clip_", "exp_", "log_", "sqrt_", "sin_",
+        "cos_", "tan_", "tanh_", "sigmoid_", "reciprocal_", "relu_", "abs_", "sign_", "nonzero", "index_put_"
+    )),
+    ("binary", (
+        "floor_divide", "remainder", "fmod", "float_power", "atan2", "arctan2", "hypot", "xlogy", "copysign",
+        "logaddexp", "logaddexp2", "xlogy_", "floor_divide_", "remainder_", "fmod_", "float_power_", "atan2_",
+        "arctan2_", "hypot_", "copysign_", "heaviside", "ldexp", "nextafter", "ldexp_", "heaviside_", "nextafter_",
+        "divide_", "multiply_", "subtract_", "true_divide_", "negative_"
+    )),
+    ("bitwise", (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift",
+        "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_", "bitwise_left_shift_", "bitwise_right_shift_",
+        "gcd", "lcm", "gcd_", "lcm_"
+    )),
+    ("calculus", ("diff",)),
+    ("clamp", ("clamp_min", "clamp_max", "clamp_min_", "clamp_max_")),
+    ("comparison", (
+        "isclose", "allclose", "equal", "logical_and", "logical_or", "logical_xor", "logical_not", "isnan", "isinf",
+        "isposinf", "isneginf", "isfinite", "isreal", "logical_and_", "logical_or_", "logical_xor_", "logical_not_",
+        "maximum", "minimum", "fmax", "fmin", "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_",
+        "less_", "less_equal_", "not_equal_"
+    )),
+    ("complex", ("conj", "resolve_conj", "resolve_neg", "conj_physical")),
+    ("conversion", ("is_same_size", "is_nonzero")),
+    ("copies", ("narrow_copy",)),
+    ("diagonal", ("tril", "triu", "diag", "diagonal", "diag_embed", "diagflat", "tril_", "triu_")),
+    ("index_dim", (
+        "index_select", "index_add", "index_copy", "index_fill", "index_add_", "index_copy_", "index_fill_",
+        "index_reduce", "index_reduce_"
+    )),
+    ("indexing", ("take", "argwhere", "index_put", "put", "put_", "nonzero_static")),
+    ("joining", (
+        "split", "chunk", "unbind", "tensor_split", "dsplit", "hsplit", "vsplit", "split_with_sizes", "unsafe_chunk",
+        "unsafe_split", "unsafe_split_with_sizes"
+    )),
+    ("linalg.addmm", (
+        "addmm", "addbmm", "baddbmm", "addmv", "addr", "addmm_", "addbmm_", "baddbmm_", "addmv_", "addr_", "kron"
+    )),
+    ("linalg.distances", ("dist",)),
+    ("linalg.householder", ("geqrf", "orgqr", "ormqr")),
+    ("linalg.lu", ("lu", "lu_solve")),
+    ("linalg.matrix_functions", ("matrix_exp",)),
+    ("linalg.norms", ("renorm", "renorm_")),
+    ("linalg.products", ("ger", "vdot", "inner", "cross", "trace")),
+    ("linalg.solvers", ("triangular_solve",)),
+    ("linalg.top_level", (
+        "det", "inverse", "logdet", "slogdet", "cholesky", "cholesky_solve", "cholesky_inverse", "qr", "svd",
+        "pinverse", "matrix_power"
+    )),
+    ("masked", ("masked_fill", "masked_select", "masked_scatter", "masked_fill_", "masked_scatter_")),
+    ("nn.activation", ("softmax", "log_softmax")),
+    ("random", (
+        "uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_", "log_normal_",
+        "bernoulli", "multinomial"
+    )),
+    ("rearrange", ("repeat", "repeat_interleave", "fliplr", "flipud", "roll", "rot90")),
+    ("reduction", (
+        "prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm", "logsumexp", "all", "any", "count_nonzero",
+        "nansum", "nanmean", "aminmax"
+    )),
+    ("scan", ("cumsum", "cumprod", "cummax", "cummin", "cumsum_", "cumprod_", "logcumsumexp", "signbit")),
+    ("scatter", (
+        "gather", "scatter", "scatter_add", "scatter_reduce", "take_along_dim", "scatter_", "scatter_add_",
+        "scatter_reduce_", "select_scatter", "slice_scatter", "diagonal_scatter", "msort", "as_strided_scatter"
+    )),
+    ("shape", (
+        "adjoint", "unflatten", "broadcast_to", "ravel", "t_", "transpose_", "swapaxes_", "swapdims_", "squeeze_",
+        "unsqueeze_", "slice_inverse"
+    )),
+    ("sorting", ("unique", "unique_consecutive", "median", "nanmedian", "mode", "sort", "argsort", "topk", "kthvalue")),
+    ("special", ("i0", "mvlgamma", "i0_", "mvlgamma_", "igamma", "igammac")),
+    ("statistics", ("var", "std", "cov", "corrcoef", "quantile", "nanquantile", "bincount", "histc", "histogram")),
+    ("strided", ("as_strided", "as_strided_", "unfold")),
+    ("ternary", ("lerp", "addcmul", "addcdiv", "lerp_", "addcmul_", "addcdiv_")),
+    ("unary", (
+        "sgn", "rsqrt", "exp2", "expm1", "log2", "log10", "log1p", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+        "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "logit", "erf", "erfc",
+        "erfinv", "lgamma", "digamma", "floor", "ceil", "round", "trunc", "fix", "frac", "nan_to_num", "sinc",
+        "deg2rad", "rad2deg", "positive", "angle", "rsqrt_", "exp2_", "expm1_", "log2_", "log10_", "log1p_", "asin_",
+        "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_", "arccos_", "arctan_", "arcsinh_",
+        "arccosh_", "arctanh_", "logit_", "erf_", "erfc_", "floor_", "ceil_", "round_", "trunc_", "fix_", "frac_",
+        "nan_to_num_", "sinc_", "deg2rad_", "rad2deg_", "sgn_", "erfinv_", "lgamma_", "digamma_", "polygamma_",
+        "frexp", "absolute_", "square_"
+    )),
+)
 
 
-def bind(names, namespace) -> None:
-    """Attach ``namespace.<name>`` to Tensor for each name (skipping ones Tensor defines)."""
-    for name in names:
-        fn = getattr(namespace, name)
-        if name in Tensor.__dict__:
-            continue
-        # (an op whose argument errors count positions has a method form that skips ``self``)
-        setattr(Tensor, name, getattr(fn, "method_form", fn))
+def bind(listing) -> None:
+    """Attach ``module.<name>`` to Tensor for each (module, names) of ``listing`` (a module of
+    ``_ops`` by its dotted name there; "" is the package)."""
+    for module, names in listing:
+        # (by import: the package's ``clamp`` or ``diagonal`` attribute is the function, not the module)
+        namespace = importlib.import_module(f"{O.__name__}.{module}") if module else O
+        for name in names:
+            if name in Tensor.__dict__:
+                raise TypeError(f"Tensor.{name} is bound twice (the class or this listing already has it)")
+            fn = getattr(namespace, name)
+            # (an op whose argument errors count positions has a method form that skips ``self``)
+            setattr(Tensor, name, getattr(fn, "method_form", fn))
 
 
-bind(METHODS, O)
-
-
-def bind_family_methods() -> None:
-    """Each ``_ops`` family module may list ``METHODS``: names to bind as Tensor methods."""
-    import importlib
-    import pkgutil
-
-    for info in pkgutil.walk_packages(O.__path__, O.__name__ + "."):  # (linalg/ and nn/ too)
-        mod = importlib.import_module(info.name)
-        bind(getattr(mod, "METHODS", ()), mod)
-
-
-bind_family_methods()
+bind(METHODS)
+# (assigned before their modules' listings were bound, so those skipped these names)
+Tensor.polygamma = O.unary._polygamma_method  # x.polygamma(n) puts n first, unlike the function
+Tensor.conj_physical_ = _complex._conj_physical_
+# torch 2.13's deprecated non-in-place resizes, legacy storage_type, removed linear algebra
+Tensor.resize = _deprecated._resize
+Tensor.resize_as = _deprecated._resize_as
+Tensor.storage_type = _deprecated._storage_type
+Tensor.lstsq = _deprecated.REMOVED_METHODS["lstsq"]
+Tensor.solve = _deprecated.REMOVED_METHODS["solve"]
+Tensor.symeig = _deprecated.REMOVED_METHODS["symeig"]
+Tensor.eig = _deprecated.REMOVED_METHODS["eig"]
 # (these methods also take dims one by one, x.permute(1, 0); the functions want one tuple)
 Tensor.permute = O.shape.permute_method
 Tensor.flip = O.rearrange.flip_method
@@ -120,6 +208,29 @@ Tensor.__abs__ = O.abs
 Tensor.__pow__ = O.pow
 Tensor.__rpow__ = lambda self, other: O.pow(other, self)
 Tensor.__ipow__ = O.pow_
+Tensor.__mod__ = O.binary.remainder
+Tensor.__rmod__ = lambda self, other: O.binary.remainder(other, self)
+Tensor.__imod__ = O.binary.remainder_
+Tensor.__floordiv__ = O.binary.floor_divide
+Tensor.__rfloordiv__ = lambda self, other: O.binary.floor_divide(other, self)
+Tensor.__ifloordiv__ = O.binary.floor_divide_
+_bw = O.bitwise
+Tensor.__and__ = _bw.bitwise_and
+Tensor.__rand__ = _r(_bw.bitwise_and)
+Tensor.__iand__ = _bw.bitwise_and_
+Tensor.__or__ = _bw.bitwise_or
+Tensor.__ror__ = _r(_bw.bitwise_or)
+Tensor.__ior__ = _bw.bitwise_or_
+Tensor.__xor__ = _bw.bitwise_xor
+Tensor.__rxor__ = _r(_bw.bitwise_xor)
+Tensor.__ixor__ = _bw.bitwise_xor_
+Tensor.__invert__ = _bw._invert
+Tensor.__lshift__ = _bw.bitwise_left_shift
+Tensor.__rlshift__ = _r(_bw.bitwise_left_shift)
+Tensor.__ilshift__ = _bw.bitwise_left_shift_
+Tensor.__rshift__ = _bw.bitwise_right_shift
+Tensor.__rrshift__ = _r(_bw.bitwise_right_shift)
+Tensor.__irshift__ = _bw.bitwise_right_shift_
 
 
 def _matmul_op(self, other):
@@ -234,7 +345,7 @@ Tensor.new_tensor = lambda self, data, *, dtype=None, device=None, requires_grad
     data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
-# ---------------------------------------------------------------------------- small extras (tensor_extras)
+# ---------------------------------------------------------------------------- storage_offset, dim_order, new
 def _storage_offset(self) -> int:
     from ._ops.strided import _offset
 
@@ -499,17 +610,8 @@ Tensor.fill_diagonal_ = _fill_diagonal_
 Tensor.as_subclass = _as_subclass
 
 
-def _nn_method(name):
-    def method(self, *args, **kwargs):
-        from .nn import functional as F
-
-        return getattr(F, name)(self, *args, **kwargs)
-    method.__name__ = name
-    return method
-
-
-Tensor.hardshrink = _nn_method("hardshrink")
-Tensor.prelu = _nn_method("prelu")
+Tensor.hardshrink = O.nn.activation.hardshrink  # (nn.functional's own, from the table)
+Tensor.prelu = O.nn.activation.prelu
 
 
 def _igamma_(self: Tensor, other: Tensor) -> Tensor:

@@ -1,4 +1,5 @@
-"""Command line: ``python -m retrograd demo`` and ``python -m retrograd draw SCRIPT.py:EXPR``."""
+"""Command line: ``python -m retrograd demo``, ``python -m retrograd draw SCRIPT.py:EXPR`` and
+``python -m retrograd where OP``."""
 from __future__ import annotations
 
 import argparse
@@ -25,11 +26,35 @@ Needs the demo extras: pip install 'retrograd[demo]' (graphviz, matplotlib, scik
 tqdm); graph pictures also need graphviz's `dot` program (apt-get install graphviz).
 """
 
+WHERE_HELP = """\
+Print the file and line of an op's declaration in the op table, of its NumPy forward and of
+each input's backward rule (read from the table, so it is what runs).
+
+examples:
+  python -m retrograd where exp
+  python -m retrograd where mul cat    # a variadic family lists each arity made so far
+"""
+
+
+def _where(names: list[str]) -> int:
+    import retrograd  # (fills the table)
+    from ._ops._where import where
+
+    status = 0
+    for name in names:
+        public = getattr(retrograd, name, None) or getattr(retrograd.nn.functional, name, None)
+        try:
+            print("\n".join(where(name, public)))
+        except KeyError:
+            print(f"error: {name!r} is neither an op-table entry nor a public function", file=sys.stderr)
+            status = 1
+    return status
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m retrograd",
                                      description="retrograd: PyTorch's autograd on NumPy. Commands:")
-    sub = parser.add_subparsers(dest="cmd", required=True, metavar="{demo,draw}")
+    sub = parser.add_subparsers(dest="cmd", required=True, metavar="{demo,draw,where}")
     demo = sub.add_parser("demo", help="walk through the seed examples, train an MLP, write index.html",
                           description=DEMO_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     demo.add_argument("--out", default="demo-out", metavar="DIR", help="output folder (default: demo-out)")
@@ -43,7 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     draw.add_argument("--saved", action="store_true", help="also draw the tensors saved for backward")
     draw.add_argument("--no-grads", action="store_true", help="leave out gradient norms")
     draw.add_argument("--tree", action="store_true", help="print the graph as a text tree instead of drawing it")
+    where = sub.add_parser("where", help="print where an op's forward and backward rules are defined",
+                           description=WHERE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    where.add_argument("op", nargs="+", metavar="OP", help="a table entry (exp, mul, cat) or a public function")
     args = parser.parse_args(argv)
+    if args.cmd == "where":
+        return _where(args.op)
     if args.cmd == "demo":
         from .demo.run import run_demo
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs._output_comments import RECORDING_PRINT, matches, mismatches, output_comments
+from ._output_comments import RECORDING_PRINT, matches, mismatches, output_comments
 
 ROOT = Path(__file__).resolve().parents[2]
 BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
@@ -52,3 +52,20 @@ def test_comment_reading():
     assert mismatches({0: "print(1)  # 2\n"}, [(0, 1, "1\n")])
     assert not mismatches({0: "print(1)  # 1\n"}, [(0, 1, "1\n")])
     assert mismatches({0: "print(1)  # 1\n"}, [])  # a commented print that never ran
+
+
+def test_seed_graph_block_is_the_example_and_prints_the_tree_shown(tmp_path):
+    """"See the graph": the code block is examples/seed_graph.py, and the text tree below it is
+    what that script prints (its node lines name the script's own lines)."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("This is `examples/seed_graph.py`:"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    shown = re.search(r"prints the same graph as text.*?```\n(.*?)```", section, re.S).group(1)
+    script = (ROOT / "examples" / "seed_graph.py").read_text()
+    assert script.split("\n", 1)[1] == code  # (the file's first line is its docstring)
+    # drawing and saving need graphviz; blank those lines (keeping the numbering) to print the tree alone
+    lines = ["pass" if ln.startswith(("g = torch.viz.draw", "torch.viz.save")) else ln for ln in script.splitlines()]
+    (tmp_path / "seed_graph.py").write_text("\n".join(lines) + "\n")
+    p = subprocess.run([sys.executable, "seed_graph.py"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == shown

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs._output_comments import RECORDING_PRINT, mismatches
+from ._output_comments import RECORDING_PRINT, mismatches
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PAGES = [p for p in sorted(DOCS.glob("*.md")) if "```python" in p.read_text()]

@@ -14,6 +14,6 @@ SPECS = [
     OpSpec("blackman_window", [S(1), S(5), S(6, False)], call=_win("blackman_window"), grad=False),
     OpSpec("bartlett_window", [S(1), S(5), S(6, False)], call=_win("bartlett_window"), grad=False),
     OpSpec("kaiser_window", [S(1), S(5), S(6, False, 3.0)], call=_win("kaiser_window"), grad=False),
-    # torch's own vander backward fails (its cumprod is modified in place); test_misc_more gradchecks ours
+    # torch's own vander backward fails (its cumprod is modified in place); tests/ops/test_creation.py gradchecks ours
     OpSpec("vander", [S(T((3,))), S(T((3,)), 4, True), S(T((3,), kind="int", low=-3, high=3))], grad=False),
 ]

@@ -1,6 +1,5 @@
 """Specs for the ops of ``retrograd._ops.special``: special functions: igamma, entr, ndtr, zeta,
-bessel..., i0/i1, mvlgamma, orthogonal polynomials (special_fns.py + special_polys.py + parts of
-misc_more)."""
+bessel..., i0/i1, mvlgamma, orthogonal polynomials."""
 from ._spec import OpSpec, S, T
 
 

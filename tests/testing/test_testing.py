@@ -37,10 +37,12 @@ def test_assert_close_matches_torch(i):
 
 
 def test_make_tensor():
-    t = rg.testing.make_tensor(2, 3, dtype=rg.float64, low=-1, high=1, requires_grad=True)
+    t = rg.testing.make_tensor(2, 3, dtype=rg.float64, device="cpu", low=-1, high=1, requires_grad=True)
     assert t.shape == (2, 3) and t.dtype is rg.float64 and t.requires_grad
     assert float(t.abs().max()) <= 1
-    i = rg.testing.make_tensor((4,), dtype=rg.int64, low=0, high=3)
+    i = rg.testing.make_tensor((4,), dtype=rg.int64, device=None, low=0, high=3)
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'device'"):
+        rg.testing.make_tensor(2, dtype=rg.float32)  # (as in torch: device has no default)
     assert i.dtype is rg.int64 and int(i.max()) < 3 and int(i.min()) >= 0
 
 

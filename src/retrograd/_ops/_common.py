@@ -365,3 +365,33 @@ def int_tuple_arg(name: str, arg: str, pos: int, dims: tuple):
     if len(dims) == 1 and isinstance(dims[0], (int, np.integer)) and not isinstance(dims[0], bool):
         raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be tuple of ints, not "
                         f"{type(dims[0]).__name__}")
+
+
+# ---------------------------------------------------------------- helpers the subject modules share
+# (kept here, below every subject module, so that sharing them creates no import cycle)
+def _const(a) -> Tensor:
+    """An array as a tensor outside the graph."""
+    return Tensor._wrap(np.asarray(a), False, None, 0)
+
+
+def _tensor_arg(fn: str, input, pos: int = 1, name: str = "input") -> None:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(input).__name__}")
+
+
+def _contig():
+    from .._layout import contiguous_format
+
+    return contiguous_format
+
+
+def _need_tensor(name: str, x, arg: str = "input", pos: int = 1) -> None:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(x).__name__}")
+
+
+def _tensor_operands(name: str, input, other):
+    """binary_operands for the ops PyTorch only defines on two tensors (atan2, maximum ...)."""
+    _need_tensor(name, input)
+    _need_tensor(name, other, "other", 2)
+    return binary_operands(input, other, name)

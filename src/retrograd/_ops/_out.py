@@ -94,6 +94,33 @@ def with_out(name: str, mode: str | Callable = "cast", grad_name: str | None = N
     return deco
 
 
+def declares_out(mode: str | Callable = "cast", *, tuple_mode: str | Callable = "cast", grad_check: bool = True,
+                 grad_name: str | None = None, select: Callable | None = None, full_overlap: bool = False):
+    """Declare on a function's definition that ``retrograd.<name>`` takes ``out=`` with PyTorch's
+    rules (the arguments are :func:`with_out`'s).  The module's function stays as written, so
+    Tensor methods and the library's own calls pay nothing; the op package gives its public name
+    the ``out=`` wrapper (:func:`give_out`)."""
+    def deco(fn):
+        fn._out_rule = dict(mode=mode, tuple_mode=tuple_mode, grad_check=grad_check, grad_name=grad_name,
+                            select=select, full_overlap=full_overlap)
+        return fn
+    return deco
+
+
+def give_out(namespace: dict) -> None:
+    """Wrap each function in ``namespace`` (the op package's) whose definition says ``@declares_out``."""
+    for name, fn in list(namespace.items()):
+        rule = getattr(fn, "_out_rule", None)
+        if rule is None or getattr(fn, "_rg_out_wrapped", False) or name != getattr(fn, "__name__", None):
+            continue
+        rule = dict(rule)
+        if rule["select"] is not None:  # (an op whose mode is chosen per call: clamp_min, clamp_max)
+            rule["mode"] = "cast"
+        wrapped = with_out(name, **rule)(fn)
+        wrapped._rg_out_wrapped = True
+        namespace[name] = wrapped
+
+
 def need_dtype(message: Callable, *allowed) -> Callable:
     """An op-specific out dtype rule: ``out``'s dtype must be one of ``allowed``."""
     def check(result: Tensor, out: Tensor) -> None:

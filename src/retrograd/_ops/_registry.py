@@ -36,6 +36,9 @@ from ..autograd.graph import OpNode, SavedTensor, _inference_used, _saved_hooks_
 __all__ = ["OpDef", "primitive", "apply", "apply_binary", "apply_inplace", "on_arrays", "OPS"]
 
 OPS: dict[str, "OpDef"] = {}
+# op name -> (file, line) of the frames that called primitive(), innermost first: the op's
+# declaration is among them (a factory's caller); ``python -m retrograd where OP`` reads it
+DECLARED_AT: dict[str, tuple] = {}
 _state = grad_mode.state
 
 
@@ -114,7 +117,16 @@ def primitive(name: str, forward: Callable, *, node: str | None = None, n_out: i
     if name in OPS:
         raise ValueError(f"op {name!r} declared twice")
     OPS[name] = op
+    DECLARED_AT[name] = _callers()
     return op
+
+
+def _callers(n: int = 4) -> tuple:
+    f, sites = sys._getframe(2), []
+    while f is not None and len(sites) < n:
+        sites.append((f.f_code.co_filename, f.f_lineno))
+        f = f.f_back
+    return tuple(sites)
 
 
 

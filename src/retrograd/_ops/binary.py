@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype as D
 from .._blas import fused_add, int_scalar
 from .._tensor import Tensor, _scalar_type_name
-from ._common import binary_operands, number_arg, tensor_args
+from ._common import _tensor_operands, binary_operands, number_arg, tensor_args
 from ._composite import _R, _inplace, _out, _supports_out, _tname
 from ._deprecated_overloads import NO_ARG, scalar_first
 from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
@@ -20,10 +20,6 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative",
            "float_power", "atan2", "arctan2", "hypot", "xlogy", "copysign", "logaddexp", "logaddexp2", "xlogy_",
            "heaviside", "ldexp", "nextafter", "ldexp_", "divide_", "multiply_", "subtract_", "true_divide_",
            "negative_"]
-METHODS = ["floor_divide", "remainder", "fmod", "float_power", "atan2", "arctan2", "hypot", "xlogy", "copysign",
-           "logaddexp", "logaddexp2", "xlogy_", "floor_divide_", "remainder_", "fmod_", "float_power_", "atan2_",
-           "arctan2_", "hypot_", "copysign_", "heaviside", "ldexp", "nextafter", "ldexp_", "heaviside_",
-           "nextafter_", "divide_", "multiply_", "subtract_", "true_divide_", "negative_"]
 
 
 # ---------------------------------------------------------------- binary arithmetic
@@ -422,13 +418,6 @@ def _rebind(self: Tensor, compute, *others) -> Tensor:
 
 
 # ================================================================ binary ops
-def _tensor_operands(name: str, input, other):
-    """binary_operands for the ops PyTorch only defines on two tensors (atan2, maximum ...)."""
-    _need_tensor(name, input)
-    _need_tensor(name, other, "other", 2)
-    return binary_operands(input, other, name)
-
-
 def _result_dtype(a: Tensor, cast) -> D.dtype:
     return cast if cast is not None else a.dtype
 
@@ -941,5 +930,5 @@ negative_ = neg_
 
 # Run-time references to modules that import this one (bound last, so either import order works)
 from .masked import where  # noqa: E402
-from .unary import (_F16, _cannot_cast, _need_tensor, _not_implemented, _np_err, exp, exp2, log,  # noqa: E402
+from .unary import (_F16, _cannot_cast, _not_implemented, _np_err, exp, exp2, log,  # noqa: E402
                     zeros_like_grad)

@@ -13,9 +13,6 @@ from .reduction import _const
 
 __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift",
            "gcd", "lcm", "gcd_", "lcm_"]
-METHODS = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift",
-           "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_", "bitwise_left_shift_",
-           "bitwise_right_shift_", "gcd", "lcm", "gcd_", "lcm_"]
 
 
 # ---------------------------------------------------------------- bitwise and shifts
@@ -102,28 +99,6 @@ def _invert(self: Tensor) -> Tensor:
     if self._data.dtype.kind == "f":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return bitwise_not(self)
-
-
-def _reflected(fn):
-    return lambda self, other: fn(other, self)
-
-
-Tensor.__and__ = bitwise_and
-Tensor.__rand__ = _reflected(bitwise_and)
-Tensor.__iand__ = bitwise_and_
-Tensor.__or__ = bitwise_or
-Tensor.__ror__ = _reflected(bitwise_or)
-Tensor.__ior__ = bitwise_or_
-Tensor.__xor__ = bitwise_xor
-Tensor.__rxor__ = _reflected(bitwise_xor)
-Tensor.__ixor__ = bitwise_xor_
-Tensor.__invert__ = _invert
-Tensor.__lshift__ = bitwise_left_shift
-Tensor.__rlshift__ = _reflected(bitwise_left_shift)
-Tensor.__ilshift__ = bitwise_left_shift_
-Tensor.__rshift__ = bitwise_right_shift
-Tensor.__rrshift__ = _reflected(bitwise_right_shift)
-Tensor.__irshift__ = bitwise_right_shift_
 
 
 def _int_binary(name: str, npf):

@@ -5,15 +5,16 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
+from ._out import declares_out
 from ._common import wrap_dim
 from ._composite import _R
 from .copies import _tensor_arg
 
 __all__ = ["diff", "trapezoid", "trapz", "cumulative_trapezoid", "gradient"]
-METHODS = ["diff"]
 
 
 # ================================================================ differences and integrals
+@declares_out("cast", grad_name="sub")
 def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
          append: Tensor | None = None) -> Tensor:
     """n-th forward difference along ``dim``.

@@ -7,15 +7,15 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
+from ._out import declares_out, same_dtype_found
 from ._common import checked_scalar
 from ._composite import _out
 from ._registry import apply, apply_inplace, primitive
-from .binary import _invalid_combination, _rebind, floor_divide, floor_divide_, remainder, remainder_
+from .binary import _invalid_combination, _rebind
 from .masked import where
-from .unary import _np_err, _polygamma_method
+from .unary import _np_err
 
 __all__ = ["clamp", "clip", "clamp_", "clip_", "clamp_min", "clamp_max", "clamp_min_", "clamp_max_"]
-METHODS = ["clamp_min", "clamp_max", "clamp_min_", "clamp_max_"]
 
 
 def _clamp_fw(a, *, min, max):
@@ -130,15 +130,6 @@ def _clamp_tensor(input: Tensor, min, max) -> Tensor:
     return apply(op, (input,) + bounds, None, cast)
 
 
-Tensor.polygamma = _polygamma_method  # x.polygamma(n) puts n first, unlike the function
-Tensor.__mod__ = remainder
-Tensor.__rmod__ = lambda self, other: remainder(other, self)
-Tensor.__imod__ = remainder_
-Tensor.__floordiv__ = floor_divide
-Tensor.__rfloordiv__ = lambda self, other: floor_divide(other, self)
-Tensor.__ifloordiv__ = floor_divide_
-
-
 def _clamp_bound_fw(a, *, bound, upper):
     r = np.minimum(a, bound) if upper else np.maximum(a, bound)  # NaN propagates, as in PyTorch
     return np.asarray(r).astype(a.dtype, copy=False)
@@ -167,6 +158,14 @@ def _scalar_bound(input: Tensor, v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and input._data.dtype.kind == "f"
 
 
+def _clamp_out(args, kwargs):
+    # out='s rule for clamp_min / clamp_max: a tensor bound follows the binary ops' cast rule, a
+    # number bound wants out's dtype exactly
+    bound = args[1] if len(args) > 1 else next(iter(kwargs.values()), None)
+    return "cast" if isinstance(bound, Tensor) else same_dtype_found
+
+
+@declares_out("cast", select=_clamp_out)
 def clamp_min(input: Tensor, min) -> Tensor:
     """``clamp(input, min=min)``.
 
@@ -181,6 +180,7 @@ def clamp_min(input: Tensor, min) -> Tensor:
     return clamp(input, min=min)
 
 
+@declares_out("cast", select=_clamp_out)
 def clamp_max(input: Tensor, max) -> Tensor:
     """``clamp(input, max=max)``."""
     if _scalar_bound(input, max):

@@ -6,9 +6,9 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _scalar_type_name
-from ._common import binary_operands
+from ._common import _const, _tensor_operands, binary_operands
 from ._composite import _out
-from ._out import need_dtype, with_out
+from ._out import declares_out, need_dtype, with_out
 from ._registry import apply, apply_inplace, primitive
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",
@@ -16,10 +16,6 @@ __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less
            "isinf", "isposinf", "isneginf", "isfinite", "isreal", "maximum", "minimum", "fmax", "fmin", "isin",
            "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_", "less_", "less_equal_",
            "not_equal_"]
-METHODS = ["isclose", "allclose", "equal", "logical_and", "logical_or", "logical_xor", "logical_not", "isnan",
-           "isinf", "isposinf", "isneginf", "isfinite", "isreal", "logical_and_", "logical_or_", "logical_xor_",
-           "logical_not_", "maximum", "minimum", "fmax", "fmin", "eq_", "ne_", "lt_", "le_", "gt_", "ge_",
-           "greater_", "greater_equal_", "less_", "less_equal_", "not_equal_"]
 
 
 # ---------------------------------------------------------------- comparisons (no grad)
@@ -318,6 +314,7 @@ def fmin(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _out(apply(_fmin, (a, b), None, cast), out)
 
 
+@declares_out("same", grad_check=False)
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
     """Whether each element of ``elements`` is in ``test_elements``.
 
@@ -351,6 +348,4 @@ def _cmp_inplace(name: str):
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .binary import _tensor_operands  # noqa: E402
 from .masked import where  # noqa: E402
-from .reduction import _const  # noqa: E402

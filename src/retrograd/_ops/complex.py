@@ -9,7 +9,6 @@ from ._registry import _wrap
 from .copies import _tensor_arg
 
 __all__ = ["conj", "resolve_conj", "resolve_neg", "conj_physical", "real", "is_conj", "is_neg"]
-METHODS = ["conj", "resolve_conj", "resolve_neg", "conj_physical"]
 
 
 def conj(input: Tensor) -> Tensor:

@@ -10,7 +10,6 @@ from ._registry import apply, apply_inplace, primitive
 from .copies import _tensor_arg
 
 __all__ = ["is_same_size", "is_nonzero", "resize_as_", "fill", "clone", "to_dtype", "copy_", "zero_", "fill_"]
-METHODS = ["is_same_size", "is_nonzero"]
 
 
 def resize_as_(input: Tensor, the_template: Tensor, *, memory_format=None) -> Tensor:

@@ -6,14 +6,13 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
-from ._common import wrap_dim
+from ._common import _contig, _tensor_arg, wrap_dim
 from ._composite import _R, _supports_out
 from ._registry import apply, primitive
 
 __all__ = ["narrow_copy", "alias_copy", "diagonal_copy", "expand_copy", "permute_copy", "select_copy", "slice_copy",
            "split_copy", "split_with_sizes_copy", "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy",
            "unfold_copy", "unsqueeze_copy", "view_copy", "detach", "detach_", "as_strided_copy", "detach_copy"]
-METHODS = ["narrow_copy"]
 
 
 def _narrow_copy_rule(g, a_shape, dim, start, length):
@@ -38,12 +37,6 @@ def narrow_copy(input: Tensor, dim: int, start: int, length: int, *, out=None) -
     st = start + input.shape[d] if start < 0 else start
     assert view.shape[d] == length
     return apply(_narrow_copy, (input,), {"dim": d, "start": st, "length": length})
-
-
-def _F():
-    from ..nn import functional
-
-    return functional
 
 
 def _fresh(t: Tensor) -> Tensor:
@@ -250,11 +243,6 @@ def _give_copies_out() -> None:
 _give_copies_out()
 
 
-def _tensor_arg(fn: str, input, pos: int = 1, name: str = "input") -> None:
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(input).__name__}")
-
-
 def _const_contiguous(a: np.ndarray) -> Tensor:
     return Tensor._wrap(np.ascontiguousarray(a), False, None, 0)
 
@@ -269,12 +257,6 @@ def as_strided_copy(input: Tensor, size, stride, storage_offset: int | None = No
     """
     _tensor_arg("as_strided_copy", input)
     return input.as_strided(size, stride, storage_offset).clone(memory_format=_contig())
-
-
-def _contig():
-    from .._layout import contiguous_format
-
-    return contiguous_format
 
 
 def detach_copy(input: Tensor) -> Tensor:

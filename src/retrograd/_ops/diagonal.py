@@ -13,7 +13,6 @@ from .shape import _as_view, reshape
 
 __all__ = ["tril", "triu", "diag", "diagonal", "diag_embed", "diagflat", "tril_", "triu_", "tril_indices",
            "triu_indices"]
-METHODS = ["tril", "triu", "diag", "diagonal", "diag_embed", "diagflat", "tril_", "triu_"]
 
 
 # ---------------------------------------------------------------- triangles

@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import _creation as C
 from .._tensor import Tensor
+from ._out import declares_out, same_dtype
 from ._common import checked_scalar, shape_str, tensor_args, to_tensor, wrap_dim
 from ._registry import _wrap, apply, apply_inplace, primitive
 from .reduction import _const
@@ -12,8 +13,6 @@ from .scatter import _np_index
 from .shape import reshape
 
 __all__ = ["index_select", "index_add", "index_copy", "index_fill", "index_add_", "index_copy_", "index_fill_",
-           "index_reduce", "index_reduce_"]
-METHODS = ["index_select", "index_add", "index_copy", "index_fill", "index_add_", "index_copy_", "index_fill_",
            "index_reduce", "index_reduce_"]
 
 
@@ -75,6 +74,7 @@ def _bounds(idx: np.ndarray, size: int, dim: int, kind: str) -> np.ndarray:
     return idx % size if lo else idx
 
 
+@declares_out(same_dtype("index_select(): self and result must have the same scalar type"), full_overlap=True)
 @tensor_args("index_select", index=3)
 def index_select(input: Tensor, dim: int, index: Tensor, *, out=None) -> Tensor:
     """The slices of ``input`` at ``index`` (a 1-d int tensor) along ``dim``.
@@ -120,6 +120,7 @@ def _index_src_args(name: str, input: Tensor, dim: int, index, source: Tensor):
     return d, idx
 
 
+@declares_out("same")
 @tensor_args("index_add", index=3, source=4)
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1, out=None) -> Tensor:
     """``input`` with ``alpha * source`` added at ``index`` along ``dim`` (duplicates accumulate)."""
@@ -166,6 +167,7 @@ _index_fill_t = primitive("index_fill_tensor", _index_fill_t_np, node="IndexFill
                                                                               "index": np.unique(index)}).sum())
 
 
+@declares_out("same")
 @tensor_args("index_copy", index=3, source=4)
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor, *, out=None) -> Tensor:
     """``input`` with the slices at ``index`` along ``dim`` replaced by ``source``."""
@@ -302,6 +304,7 @@ _index_reduce = primitive(
                                                                        include_self)[1])
 
 
+@declares_out("same")
 def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
                  include_self: bool = True) -> Tensor:
     """Reduce ``source``'s slices into ``input`` at ``index`` along ``dim`` (prod, mean, amax, amin).

@@ -11,7 +11,7 @@ from ..autograd import grad_mode
 from . import _registry
 from ._common import tensor_args, to_tensor
 from ._composite import _tname
-from ._out import need_dtype, with_out
+from ._out import declares_out, need_dtype, with_out
 from ._registry import _wrap, apply, apply_inplace, primitive
 from .reduction import _const
 from .scatter import _np_index
@@ -19,7 +19,6 @@ from .shape import _as_view, _select, expand, reshape, slice_dim, sum_to, unsque
 
 __all__ = ["getitem", "setitem", "nonzero", "index_put_", "take", "argwhere", "index_put", "unravel_index", "put",
            "put_", "nonzero_static"]
-METHODS = ["take", "argwhere", "index_put", "put", "put_", "nonzero_static"]
 
 
 def select(t: _T, dim: int, i: int) -> _T:
@@ -485,6 +484,13 @@ _take_backward = primitive("take_backward", _take_bw_np, node="TakeBackwardBackw
                            grad=lambda g, index: apply(_take, (g,), {"index": index}))
 
 
+def _take_out(result: Tensor, out: Tensor) -> None:
+    if out._data.dtype != result._data.dtype:
+        raise RuntimeError(f"take(): self and out expected to have the same dtype, but got self.dtype = "
+                           f"{_scalar_type_name(result.dtype)} and out.dtype = {_scalar_type_name(out.dtype)}")
+
+
+@declares_out(_take_out, full_overlap=True)
 @tensor_args("take", index=2)
 def take(input: Tensor, index: Tensor) -> Tensor:
     """Elements of the flattened ``input`` at ``index`` (result has ``index``'s shape)."""

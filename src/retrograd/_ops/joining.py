@@ -19,8 +19,6 @@ from ._registry import apply, primitive
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack",
            "split", "chunk", "unbind", "tensor_split", "cartesian_prod", "combinations", "block_diag", "dsplit",
            "hsplit", "vsplit", "split_with_sizes", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"]
-METHODS = ["split", "chunk", "unbind", "tensor_split", "dsplit", "hsplit", "vsplit", "split_with_sizes",
-           "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"]
 
 
 _wrap = Tensor._wrap
@@ -239,6 +237,15 @@ def _split_copies_fw(arrays, *, dim, bounds):
     return tuple(a.copy() for a in _split_fw(arrays, dim=dim, bounds=bounds))
 
 
+# the split families' table names, by (with sizes, one piece, views)
+_SPLIT_KINDS = {
+    (False, False, True): "split", (False, True, True): "split_one",
+    (False, False, False): "split_unsafe", (False, True, False): "split_one_unsafe",
+    (True, False, True): "split_sizes", (True, True, True): "split_sizes_one",
+    (True, False, False): "split_sizes_unsafe", (True, True, False): "split_sizes_one_unsafe",
+}
+
+
 def _split_views(input: Tensor, d: int, sizes: list, node: str, views: bool = True) -> tuple:
     """split's pieces: views (SplitBackward0 / SplitWithSizesBackward0), or with ``views=False``
     the copies of torch's unsafe_split / unsafe_split_with_sizes (Unsafe*Backward0, no view tracking)."""
@@ -246,8 +253,7 @@ def _split_views(input: Tensor, d: int, sizes: list, node: str, views: bool = Tr
     for s in sizes:
         bounds.append((off, off + s))
         off += s
-    sized = "WithSizes" in node
-    kind = ("split_sizes" if sized else "split") + ("_one" if len(bounds) == 1 else "") + ("" if views else "_unsafe")
+    kind = _SPLIT_KINDS[("WithSizes" in node, len(bounds) == 1, views)]
     op = _variadic(kind, len(bounds), _split_fw if views else _split_copies_fw, _split_rule, node, ("dim", "bounds"),
                    n_out=len(bounds), n_in=1)
     outs = apply(op, (input,), {"dim": d, "bounds": tuple(bounds)})

@@ -5,13 +5,12 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
-from ._common import binary_operands, broadcast_error, scalar_tensor
+from ._common import _const, binary_operands, broadcast_error, scalar_tensor
 from ._composite import _out
 from ._out import same_dtype, with_out
 from ._registry import apply, apply_inplace, primitive
 
 __all__ = ["where", "masked_fill", "masked_select", "masked_scatter", "masked_fill_", "masked_scatter_"]
-METHODS = ["masked_fill", "masked_select", "masked_scatter", "masked_fill_", "masked_scatter_"]
 
 
 # ---------------------------------------------------------------- where / clamp
@@ -213,6 +212,6 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .reduction import _const  # noqa: E402
-from .scatter import _wrap  # noqa: E402
 from .shape import reshape  # noqa: E402
+
+_wrap = Tensor._wrap

@@ -18,8 +18,6 @@ from .reduction import _const
 
 __all__ = ["poisson", "uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_",
            "log_normal_", "binomial"]
-METHODS = ["uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_", "log_normal_",
-           "bernoulli", "multinomial"]
 
 
 def poisson(input: Tensor, generator=None) -> Tensor:
@@ -49,10 +47,35 @@ def _fill_prim(name: str, node: str):
     return primitive(name, lambda a, *, values: values, node=node, a=lambda g: mul(g, 0))
 
 
-_FILLS = {k: _fill_prim(f"{k}_fill", node) for k, node in (
-    ("uniform", "UniformBackward0"), ("normal", "NormalBackward0"), ("bernoulli", "BernoulliBackward0"),
-    ("random", "RandomBackward0"), ("exponential", "ExponentialBackward0"), ("geometric", "GeometricBackward0"),
-    ("cauchy", "CauchyBackward0"), ("log_normal", "LogNormalBackward0"))}
+_FILLS = {op.name.removesuffix("_fill"): op for op in (
+    _fill_prim("uniform_fill", "UniformBackward0"),
+    _fill_prim("normal_fill", "NormalBackward0"),
+    _fill_prim("bernoulli_fill", "BernoulliBackward0"),
+    _fill_prim("random_fill", "RandomBackward0"),
+    _fill_prim("exponential_fill", "ExponentialBackward0"),
+    _fill_prim("geometric_fill", "GeometricBackward0"),
+    _fill_prim("cauchy_fill", "CauchyBackward0"),
+    _fill_prim("log_normal_fill", "LogNormalBackward0"),
+)}
+
+
+_NORMAL_OPS: dict = {}
+
+
+def _normal_op(kind: int):
+    """The recorded op of ``normal`` with tensor mean (1), std (2) or both (3): zero rules."""
+    if kind not in _NORMAL_OPS:
+        def zero(g):
+            return mul(g, 0)
+        if kind == 3:
+            op = primitive("normal_tensor_tensor", lambda mean, std, *, values: values, node="NormalBackward3",
+                           mean=zero, std=zero)
+        elif kind == 1:
+            op = primitive("normal_tensor_1", lambda a, *, values: values, node="NormalBackward1", a=zero)
+        else:
+            op = primitive("normal_tensor_2", lambda a, *, values: values, node="NormalBackward2", a=zero)
+        _NORMAL_OPS[kind] = op
+    return _NORMAL_OPS[kind]
 
 
 def _fill(self: Tensor, kind: str, values) -> Tensor:

@@ -9,7 +9,6 @@ from ._common import int_tuple_arg, shape_str, wrap_dim, wrap_dims
 from ._registry import apply, primitive
 
 __all__ = ["repeat", "repeat_interleave", "tile", "flip", "fliplr", "flipud", "roll", "rot90"]
-METHODS = ["repeat", "repeat_interleave", "tile", "flip", "fliplr", "flipud", "roll", "rot90"]
 
 
 # ---------------------------------------------------------------- flips, rolls, rotations
@@ -202,5 +201,5 @@ def _check_repeats(r: np.ndarray) -> None:
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .joining import _wrap  # noqa: E402
+_wrap = Tensor._wrap
 from .shape import expand, reshape, unsqueeze  # noqa: E402

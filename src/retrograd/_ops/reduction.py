@@ -6,14 +6,12 @@ import numpy as np
 
 from .. import _dtype as D, _dtype as _D, return_types as RT
 from .._tensor import Tensor
-from ._common import float_dtype_for, grad_dtype, no_keepdim_without_dim, wrap_dim, wrap_dims
-from ._out import float_out, reduce_out, same_as_input, with_out
+from ._common import _const, float_dtype_for, grad_dtype, no_keepdim_without_dim, wrap_dim, wrap_dims
+from ._out import declares_out, float_out, reduce_out, same_as_input, with_out
 from ._registry import apply, on_arrays, primitive
 
 __all__ = ["sum", "mean", "unsqueeze_dims", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm",
            "logsumexp", "all", "any", "count_nonzero", "nansum", "nanmean", "aminmax"]
-METHODS = ["prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm", "logsumexp", "all", "any",
-           "count_nonzero", "nansum", "nanmean", "aminmax"]
 
 
 def unsqueeze_dims(g: Tensor, dims: tuple, keepdim: bool, in_shape) -> Tensor:
@@ -131,10 +129,6 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
 
 
 _wrap = Tensor._wrap
-
-
-def _const(a) -> Tensor:
-    return _wrap(np.asarray(a), False, None, 0)
 
 
 def _long(a) -> Tensor:
@@ -322,6 +316,7 @@ _aminmax = primitive("aminmax", _aminmax_fw, node="AminmaxBackward0", n_out=2,
                      + _tied_share(g[1], a, out[1], dims, keepdim))
 
 
+@declares_out("same", tuple_mode="same")
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False, out=None):
     """(min, max) in one pass, as ``return_types.aminmax``."""
     if dim is None:
@@ -402,11 +397,13 @@ def _arg(input: Tensor, dim, keepdim: bool, largest: bool) -> Tensor:
     return _long(r.reshape(()) if a.ndim == 0 else r)
 
 
+@declares_out("same", grad_check=False)
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the (first) largest element, flat or along ``dim``; NaN counts as largest."""
     return _arg(input, dim, keepdim, True)
 
 
+@declares_out("same", grad_check=False)
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the (first) smallest element, flat or along ``dim``."""
     return _arg(input, dim, keepdim, False)

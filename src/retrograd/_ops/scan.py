@@ -6,14 +6,14 @@ import math
 import numpy as np
 
 from .. import _dtype as D, return_types as RT
-from .._tensor import Tensor
+from .._tensor import Tensor, _scalar_type_name
+from ._out import declares_out
 from ._common import grad_dtype, wrap_dim
 from ._composite import _R, _supports_out, _tname
 from ._registry import apply, apply_inplace, on_arrays, primitive
 from .reduction import _selecting
 
 __all__ = ["cumsum", "cumprod", "cummax", "cummin", "cumsum_", "cumprod_", "logcumsumexp", "signbit"]
-METHODS = ["cumsum", "cumprod", "cummax", "cummin", "cumsum_", "cumprod_", "logcumsumexp", "signbit"]
 
 
 _cummax = _selecting("cummax", "CummaxBackward0")
@@ -199,11 +199,20 @@ def _cum_ext(input: Tensor, dim: int, larger: bool):
     return _values_indices(cls, op, input, d, idx, True)
 
 
+def _scalar_type_out(result: Tensor, out: Tensor) -> None:
+    # cummax / cummin: each of (values, indices) must have exactly the result's dtype
+    if out._data.dtype != result._data.dtype:
+        raise RuntimeError(f"expected scalar_type {_scalar_type_name(result.dtype)} but found "
+                           f"{_scalar_type_name(out.dtype)}")
+
+
+@declares_out("same", tuple_mode=_scalar_type_out)
 def cummax(input: Tensor, dim: int):
     """Running maximum along ``dim`` and where it was found, as ``(values, indices)``."""
     return _cum_ext(input, dim, True)
 
 
+@declares_out("same", tuple_mode=_scalar_type_out)
 def cummin(input: Tensor, dim: int):
     """Running minimum along ``dim`` and where it was found, as ``(values, indices)``."""
     return _cum_ext(input, dim, False)

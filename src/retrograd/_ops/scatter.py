@@ -5,14 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._common import broadcast_error, shape_str, tensor_args, to_tensor, wrap_dim
+from ._common import _const, _contig, _tensor_arg, broadcast_error, shape_str, tensor_args, to_tensor, wrap_dim
 from ._composite import _R, _supports_out
-from ._out import with_out
+from ._out import declares_out, with_out
 from ._registry import apply, apply_inplace, primitive
 
 __all__ = ["gather", "scatter", "scatter_add", "scatter_reduce", "take_along_dim", "scatter_", "scatter_add_",
-           "scatter_reduce_", "select_scatter", "slice_scatter", "diagonal_scatter", "msort", "as_strided_scatter"]
-METHODS = ["gather", "scatter", "scatter_add", "scatter_reduce", "take_along_dim", "scatter_", "scatter_add_",
            "scatter_reduce_", "select_scatter", "slice_scatter", "diagonal_scatter", "msort", "as_strided_scatter"]
 
 
@@ -127,6 +125,7 @@ def _check_gather(name: str, input: Tensor, dim: int, index: np.ndarray, src_sha
     return d
 
 
+@declares_out("same", full_overlap=True)
 @tensor_args("gather", index=3)
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out=None) -> Tensor:
     """Values of ``input`` at ``index`` along ``dim``: ``out[i][j] = input[index[i][j]][j]`` (dim 0).
@@ -265,6 +264,7 @@ def _scatter_args(input, dim, index, src, value, name="scatter"):
     return d, idx, src, value
 
 
+@declares_out("same")
 def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, reduce: str | None = None,
             out=None) -> Tensor:
     """Out-of-place ``input.scatter_(dim, index, src_or_value)``.
@@ -319,6 +319,7 @@ _scatter_add = primitive("scatter_add", _scatter_add_np, node="ScatterAddBackwar
                                                                         "ScatterAddBackward0"))
 
 
+@declares_out("same")
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """Out-of-place ``input.scatter_add_(dim, index, src)``: adds ``src`` at ``index`` along ``dim``."""
     d, idx, src, _ = _scatter_args(input, dim, index, src, None, "scatter_add")
@@ -453,6 +454,7 @@ def _sr_args(input, dim, index, src, reduce, name):
     return d, idx
 
 
+@declares_out("same")
 def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
                    include_self: bool = True, out=None) -> Tensor:
     """Reduce ``src`` into ``input`` at ``index`` along ``dim`` (sum, prod, mean, amax, amin)."""
@@ -539,6 +541,7 @@ def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     return _scatter_into(_select_scatter, input, src, ("select", d, index % n))
 
 
+@declares_out("same", grad_check=False)  # (PyTorch allows grad here)
 def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
                   step: int = 1) -> Tensor:
     """Copy of ``input`` with the slice ``start:end:step`` along ``dim`` replaced by ``src``.
@@ -597,7 +600,5 @@ def as_strided_scatter(input: Tensor, src: Tensor, size, stride, storage_offset:
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .copies import _contig, _tensor_arg  # noqa: E402
 from .masked import masked_fill  # noqa: E402
-from .reduction import _const  # noqa: E402
 from .shape import expand, reshape  # noqa: E402

@@ -11,7 +11,7 @@ from .._layout import check_memory_format, contiguous_format, preserve_format, r
 from .._size import Size
 from .._tensor import Tensor, bump_version, check_inplace
 from .._views import register_view as _register_view
-from ._common import broadcast_error, parse_shape, shape_str, tensor_args, wrap_dim, wrap_dims
+from ._common import _tensor_arg, broadcast_error, parse_shape, shape_str, tensor_args, wrap_dim, wrap_dims
 from ._registry import apply, primitive
 
 __all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute", "expand", "expand_as",
@@ -19,8 +19,6 @@ __all__ = ["reshape", "view", "transpose", "swapaxes", "swapdims", "t", "permute
            "movedim", "moveaxis", "slice_dim", "adjoint", "unflatten", "broadcast_to", "broadcast_tensors",
            "broadcast_shapes", "meshgrid", "atleast_1d", "atleast_2d", "atleast_3d", "ravel", "t_", "transpose_",
            "swapaxes_", "swapdims_", "squeeze_", "unsqueeze_", "slice_inverse"]
-METHODS = ["adjoint", "unflatten", "broadcast_to", "ravel", "t_", "transpose_", "swapaxes_", "swapdims_", "squeeze_",
-           "unsqueeze_", "slice_inverse"]
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:
@@ -783,4 +781,3 @@ def slice_inverse(input: Tensor, src: Tensor, dim: int = 0, start: int | None = 
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .copies import _tensor_arg  # noqa: E402

@@ -10,14 +10,13 @@ from .. import return_types as RT
 from .._tensor import Tensor
 from . import _stl_order as _stl
 from ._common import shape_str, wrap_dim
-from ._out import values_indices_out, with_out
+from ._out import declares_out, values_indices_out, with_out
 from ._registry import apply, primitive
 from .reduction import _argsort_np, _dim_setup, _evenly, _isnan, _long, _selecting, _take_k, _values_indices
 from .scatter import _not_implemented, _wrap
 
 __all__ = ["searchsorted", "bucketize", "unique", "unique_consecutive", "median", "nanmedian", "mode", "sort",
            "argsort", "topk", "kthvalue"]
-METHODS = ["unique", "unique_consecutive", "median", "nanmedian", "mode", "sort", "argsort", "topk", "kthvalue"]
 
 
 def _int_out(a: np.ndarray, out_int32: bool) -> Tensor:
@@ -408,6 +407,12 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     return _values_indices(RT.mode, _mode, input, d, idx, keepdim)
 
 
+def _kthvalue_out(result: Tensor, out: Tensor) -> None:
+    if out._data.dtype != result._data.dtype:
+        raise RuntimeError("output values must be of same type as input")
+
+
+@declares_out("same", tuple_mode="same")
 def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False, out=None):
     """Sorted values along ``dim`` and their original indices, as ``(values, indices)``.
 
@@ -467,6 +472,7 @@ def _topk_indices(a1: np.ndarray, d: int, k: int, largest: bool, sorted: bool) -
     return _from_rows(out, a1.shape[:d] + (k,) + a1.shape[d + 1:], d)
 
 
+@declares_out("same", tuple_mode="same")
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
     """The ``k`` largest (or smallest) values along ``dim`` and their indices, as ``(values, indices)``.
 
@@ -489,6 +495,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     return _values_indices(RT.topk, _topk, input, d, idx, True)
 
 
+@declares_out("same", tuple_mode=_kthvalue_out, full_overlap=True)
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest value along ``dim`` (1-based) and its index, as ``(values, indices)``.
 

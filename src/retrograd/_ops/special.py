@@ -1,5 +1,4 @@
-"""Special functions: igamma, entr, ndtr, zeta, bessel..., i0/i1, mvlgamma, orthogonal polynomials
-(special_fns.py + special_polys.py + parts of misc_more)."""
+"""Special functions: igamma, entr, ndtr, zeta, bessel..., i0/i1, mvlgamma, orthogonal polynomials."""
 from __future__ import annotations
 
 import math
@@ -18,7 +17,6 @@ from .reduction import _const
 from .unary import _need_tensor, exp, lgamma, log, sgn
 
 __all__ = ["i0", "mvlgamma", "i0_", "igamma", "igammac"]
-METHODS = ["i0", "mvlgamma", "i0_", "mvlgamma_", "igamma", "igammac", "igamma_", "igammac_"]
 
 
 def _i0_fw(a):
@@ -49,8 +47,8 @@ def i0(input: Tensor, *, out=None) -> Tensor:
     """Modified Bessel function of the first kind, order 0.
 
     >>> import retrograd as torch
-    >>> torch.i0(torch.tensor([0.]))
-    tensor([1.])
+    >>> torch.i0(torch.tensor([0., 1.]))
+    tensor([1.0000, 1.2661])
     """
     R = _R()
     cast = None if input.is_floating_point() else R.get_default_dtype()
@@ -262,8 +260,8 @@ def special_i0e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``exp(-|x|) * i0(x)``: the modified Bessel function I0, scaled so it cannot overflow.
 
     >>> import retrograd as torch
-    >>> torch.special.i0e(torch.tensor([0.]))
-    tensor([1.])
+    >>> torch.special.i0e(torch.tensor([0., 1.]))
+    tensor([1.0000, 0.4658])
     """
     return _unary_call(_i0e, "special_i0e", input, out)
 
@@ -427,7 +425,7 @@ special_spherical_bessel_j0 = _nodiff_unary(
     "torch.special.spherical_bessel_j0(torch.tensor([0.])) -> tensor([1.])")
 special_modified_bessel_i0 = _nodiff_unary(
     "special_modified_bessel_i0", K.modified_bessel_i0,
-    "torch.special.modified_bessel_i0(torch.tensor([0.])) -> tensor([1.])")
+    "torch.special.modified_bessel_i0(torch.tensor([0., 1.])) -> tensor([1.0000, 1.2661])")
 special_modified_bessel_i1 = _nodiff_unary(
     "special_modified_bessel_i1", K.modified_bessel_i1,
     "torch.special.modified_bessel_i1(torch.tensor([0.])) -> tensor([0.])")
@@ -471,8 +469,9 @@ _EXAMPLES = {
 }
 
 
-def _make(name: str):
-    op = primitive("special_" + name, lambda x, n: P.polynomial(name, x, n), node="NotImplemented")
+def _make(op_name: str):
+    name = op_name.removeprefix("special_")
+    op = primitive(op_name, lambda x, n: P.polynomial(name, x, n), node="NotImplemented")
 
     def fn(x, n, *, out: Tensor | None = None) -> Tensor:
         if not isinstance(x, Tensor) and not isinstance(n, Tensor):
@@ -495,4 +494,17 @@ def _make(name: str):
     return fn
 
 
-POLYNOMIALS = {name: _make(name) for name in P.NAMES}
+POLYNOMIALS = {f.__name__: f for f in (
+    _make("special_chebyshev_polynomial_t"),
+    _make("special_chebyshev_polynomial_u"),
+    _make("special_chebyshev_polynomial_v"),
+    _make("special_chebyshev_polynomial_w"),
+    _make("special_shifted_chebyshev_polynomial_t"),
+    _make("special_shifted_chebyshev_polynomial_u"),
+    _make("special_shifted_chebyshev_polynomial_v"),
+    _make("special_shifted_chebyshev_polynomial_w"),
+    _make("special_hermite_polynomial_h"),
+    _make("special_hermite_polynomial_he"),
+    _make("special_laguerre_polynomial_l"),
+    _make("special_legendre_polynomial_p"),
+)}

@@ -20,7 +20,6 @@ from .shape import expand
 
 __all__ = ["var", "std", "var_mean", "std_mean", "cov", "corrcoef", "quantile", "nanquantile", "bincount", "histc",
            "histogram", "histogramdd"]
-METHODS = ["var", "std", "cov", "corrcoef", "quantile", "nanquantile", "bincount", "histc", "histogram"]
 
 
 # ---------------------------------------------------------------- var / std
@@ -305,7 +304,7 @@ def _quantile(name: str, input: Tensor, q, dim, keepdim: bool, interpolation: st
         rk = q.reshape((1,) * (data.ndim - 1) + (-1,)) * _const((valid[..., None] - 1).astype(data.dtype))
         if not ignore_nan:
             rk = R.where(_const(nan.any(-1)[..., None]), _const(np.array(n - 1, data.dtype)), rk)
-        res = R.lerp(vb, va, R.expand(rk - _const(below.astype(data.dtype)), ranks.shape))
+        res = R.lerp(vb, va, expand(rk - _const(below.astype(data.dtype)), ranks.shape))
     elif interpolation in ("linear", "midpoint"):
         wt = 0.5 if interpolation == "midpoint" else ranks - below
         res = R.lerp(vb, va, _const(np.asarray(wt, dtype=data.dtype) * np.ones(ranks.shape, data.dtype)))

@@ -10,7 +10,6 @@ from .random import _brange, _state
 from .shape import _as_view, _restride
 
 __all__ = ["as_strided", "as_strided_", "unfold", "empty_permuted"]
-METHODS = ["as_strided", "as_strided_", "unfold"]
 
 
 def _root(x: Tensor) -> Tensor:

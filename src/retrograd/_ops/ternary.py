@@ -13,7 +13,6 @@ from .binary import _invalid_combination
 from .unary import _need_tensor, _not_implemented, _quiet
 
 __all__ = ["lerp", "addcmul", "addcdiv"]
-METHODS = ["lerp", "addcmul", "addcdiv", "lerp_", "addcmul_", "addcdiv_"]
 
 
 # ---------------------------------------------------------------- lerp

@@ -9,7 +9,8 @@ import numpy as np
 from .. import _dtype as D, return_types as RT
 from .._tensor import Tensor, _scalar_type_name
 from . import _special
-from ._common import float_dtype_for
+from ._out import declares_out
+from ._common import _need_tensor, float_dtype_for
 from ._composite import _R, _out, _supports_out
 from ._registry import apply, apply_binary, apply_inplace, on_arrays, primitive
 
@@ -23,14 +24,6 @@ __all__ = ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
            "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_", "arccos_", "arctan_", "arcsinh_", "arccosh_",
            "arctanh_", "logit_", "erf_", "erfc_", "floor_", "ceil_", "round_", "trunc_", "fix_", "frac_",
            "nan_to_num_", "sinc_", "deg2rad_", "rad2deg_", "frexp", "absolute_", "square_"]
-METHODS = ["sgn", "rsqrt", "exp2", "expm1", "log2", "log10", "log1p", "asin", "acos", "atan", "sinh", "cosh",
-           "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "logit", "erf",
-           "erfc", "erfinv", "lgamma", "digamma", "floor", "ceil", "round", "trunc", "fix", "frac", "nan_to_num",
-           "sinc", "deg2rad", "rad2deg", "positive", "angle", "rsqrt_", "exp2_", "expm1_", "log2_", "log10_",
-           "log1p_", "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_", "arccos_",
-           "arctan_", "arcsinh_", "arccosh_", "arctanh_", "logit_", "erf_", "erfc_", "floor_", "ceil_", "round_",
-           "trunc_", "fix_", "frac_", "nan_to_num_", "sinc_", "deg2rad_", "rad2deg_", "sgn_", "erfinv_", "lgamma_",
-           "digamma_", "polygamma_", "frexp", "absolute_", "square_"]
 
 
 def _np_err():
@@ -86,6 +79,7 @@ def _quiet(f):
                 finally:
                     reset(token)
     fw.__signature__ = __import__("inspect").signature(f)
+    fw.__wrapped__ = f  # (so ``python -m retrograd where`` finds the op's own forward)
     return fw
 
 
@@ -155,6 +149,7 @@ sign = _unary("sign", lambda a: (np.sign(np.nan_to_num(a, nan=0.0)) if a.dtype.k
 square = None  # defined below as a composite
 
 
+@declares_out("cast", grad_name="pow")
 def square(input: Tensor) -> Tensor:  # noqa: F811 - torch.square is pow(x, 2)
     """input ** 2 (backward node PowBackward0, as in PyTorch)."""
     return pow(input, 2)
@@ -253,11 +248,6 @@ _PI = math.pi
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
-def _need_tensor(name: str, x, arg: str = "input", pos: int = 1) -> None:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(x).__name__}")
-
-
 def _not_implemented(kernel: str, dt) -> NotImplementedError:
     """PyTorch's refusal of a dtype a kernel has no loop for."""
     return NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(dt)}\'')
@@ -314,13 +304,13 @@ def _doc(name: str, node: str, example: str | None) -> str:
 
 
 def _unary_with_inplace(name: str, fw, rule, *, node: str | None = None, policy: str = "float", kernel: str | None = None,
-           example: str | None = None, inplace_node: str | None = None, fast=None):
+           example: str | None = None, inplace: tuple[str, str] | None = None, fast=None):
     """A unary primitive plus its function ``name(input, *, out=None)`` and method ``name_``
-    (``inplace_node``: PyTorch names a few in-place forms' nodes differently; ``fast``: the rule
-    on arrays, the op's declared first-order path)."""
+    (``inplace``: (name, node) of the in-place form's own primitive, where PyTorch names its node
+    differently; ``fast``: the rule on arrays, the op's declared first-order path)."""
     fast = fast and {"a": fast}
     op = primitive(name, _quiet(fw), node=node, a=rule, fast=fast)
-    op_ = op if inplace_node is None else primitive(name + "_", op.forward, node=inplace_node, a=rule)
+    op_ = op if inplace is None else primitive(inplace[0], op.forward, node=inplace[1], a=rule)
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         # (only the float-promoting family casts into any ``out``; the others want the input's dtype)
@@ -411,14 +401,14 @@ cosh, cosh_ = _unary_with_inplace("cosh", lambda a: np.cosh(a), lambda g, a: g *
                      fast=lambda g, a: g * np.sinh(a),
                      example="torch.cosh(torch.tensor([0.])) -> tensor([1.])")
 asinh, asinh_ = _unary_with_inplace("asinh", lambda a: np.arcsinh(a), lambda g, a: g * rsqrt(a * a + 1),
-                       inplace_node="AsinhBackward1",
+                       inplace=("asinh_", "AsinhBackward1"),
                        example="torch.asinh(torch.tensor([0.])) -> tensor([0.])")
 acosh, acosh_ = _unary_with_inplace("acosh", lambda a: np.arccosh(a), lambda g, a: g * rsqrt(a * a - 1),
-                       inplace_node="AcoshBackward1",
+                       inplace=("acosh_", "AcoshBackward1"),
                        example="torch.acosh(torch.tensor([1.])) -> tensor([0.])")
 atanh, atanh_ = _unary_with_inplace("atanh", lambda a: np.arctanh(a), lambda g, a: g / (1 - a * a),
                        fast=lambda g, a: g / (1 - a * a),
-                       inplace_node="AtanhBackward1",
+                       inplace=("atanh_", "AtanhBackward1"),
                        example="torch.atanh(torch.tensor([0.])) -> tensor([0.])")
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
 arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = asin_, acos_, atan_, asinh_, acosh_, atanh_

@@ -48,7 +48,7 @@ class detect_anomaly:
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
     ...     with torch.autograd.detect_anomaly():
-    ...         torch.autograd.is_anomaly_enabled()
+    ...         torch.is_anomaly_enabled()
     True
     """
 

@@ -14,22 +14,21 @@ are re-exported here: ``_normalization``, ``_interpolation``, ``_multi_head_atte
 >>> F.relu(torch.tensor([-1., 2.]))
 tensor([0., 2.])
 """
-from __future__ import annotations
 
 import math
 import warnings
 
 import numpy as np
 
-from .. import _dtype as D
-from .. import _ops as O
+from .. import _dtype as _D
+from .. import _ops as _O
 from .. import _rng
 from .._creation import _eng
 from .._ops._registry import apply_inplace as _apply_inplace
 from .._ops._registry import apply as _apply
 from .._ops.shape import _unsafe_view
 from .._ops.shape import reshape_to as _reshape_to
-from .._tensor import Tensor, bump_version
+from .._tensor import Tensor, bump_version as _bump_version
 from ._grid_sample import affine_grid, grid_sample  # noqa: F401
 from ._interpolation import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: F401
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy,  # noqa: F401
@@ -44,7 +43,7 @@ from ._pooling import (adaptive_max_pool1d_with_indices, adaptive_max_pool2d_wit
                        fractional_max_pool2d_with_indices, fractional_max_pool3d_with_indices, lp_pool1d, lp_pool2d,
                        lp_pool3d, max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices,
                        max_unpool1d, max_unpool2d, max_unpool3d)
-from ._util import cat, const  # noqa: F401  (cat: reachable as nn.functional.cat before the split)
+from ._util import const as _const
 from .._ops.nn import activation as _ops_nn_activation
 from .._ops.nn import adaptive_pooling as _ops_nn_adaptive_pooling
 from .._ops.nn import conv as _ops_nn_conv
@@ -74,13 +73,13 @@ def _inplace(input: Tensor, result: Tensor, inplace: bool) -> Tensor:
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0) (backward node ReluBackward0)."""
     if inplace:
-        return O.relu_(input)
+        return _O.relu_(input)
     # floating point: the nn primitive, whose backward is one masked copy
-    return _apply(_ops_nn_activation._relu_op, (input,)) if input._data.dtype.kind == "f" else O.relu(input)
+    return _apply(_ops_nn_activation._relu_op, (input,)) if input._data.dtype.kind == "f" else _O.relu(input)
 
 
 def relu_(input: Tensor) -> Tensor:
-    return O.relu_(input)
+    return _O.relu_(input)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
@@ -158,11 +157,11 @@ def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Ten
 
 
 def tanh(input: Tensor) -> Tensor:
-    return O.tanh(input)
+    return _O.tanh(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
-    return O.sigmoid(input)
+    return _O.sigmoid(input)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
@@ -181,11 +180,11 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def softsign(input: Tensor) -> Tensor:
-    return input / (O.abs(input) + 1)
+    return input / (_O.abs(input) + 1)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
-    return input - O.tanh(input)
+    return input - _O.tanh(input)
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
@@ -257,14 +256,14 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     # PyTorch's draw: -log(exponential_()) in the logits' dtype
     e = _rng.exponential(_eng(None), logits._data.size, 1.0).astype(logits._data.dtype)
     g = -np.log(e.reshape(logits._data.shape))
-    gumbels = (logits + const(g)) / tau
+    gumbels = (logits + _const(g)) / tau
     y_soft = softmax(gumbels, dim)
     if not hard:
         return y_soft
     idx = np.argmax(y_soft._data, axis=dim)
     hard_np = np.zeros_like(y_soft._data)
     np.put_along_axis(hard_np, np.expand_dims(idx, dim), 1.0, axis=dim)
-    return const(hard_np) - y_soft.detach() + y_soft
+    return _const(hard_np) - y_soft.detach() + y_soft
 
 
 # ====================================================================== dropout
@@ -278,12 +277,12 @@ def _keep_mask(shape, p: float, dtype) -> Tensor:
     the input's dtype; p == 1 draws nothing and gives zeros."""
     shape = tuple(shape)
     if p >= 1.0:
-        return const(np.zeros(shape, dtype.np))
+        return _const(np.zeros(shape, dtype.np))
     n = 1
     for s in shape:
         n *= s
     keep = _rng.bernoulli_scalar(_eng(None), n, 1.0 - p).reshape(shape).astype(dtype.np)
-    return const(keep / dtype.np.type(1.0 - p))
+    return _const(keep / dtype.np.type(1.0 - p))
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -359,7 +358,7 @@ def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool, featu
     alpha = 1.7580993408473766
     a = 1.0 / math.sqrt((alpha * alpha * p + 1) * (1 - p))
     b = (keep - 1) * (alpha * a) + alpha * a * p
-    out = input * const(keep * a) + const(b)
+    out = input * _const(keep * a) + _const(b)
     return input.copy_(out) if inplace else out
 
 
@@ -419,9 +418,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             # the common case: one fused node (AddmmBackward0, or MmBackward0 without bias)
             out = _ops_nn_linear.linear_2d(x2, weight, bias)
         elif bias is not None and bias.ndim == 1 and x2.shape[1] == weight.shape[1]:
-            out = O.addmm(bias, x2, weight.t())
+            out = _O.addmm(bias, x2, weight.t())
         else:
-            out = O.mm(x2, weight.t())
+            out = _O.mm(x2, weight.t())
             if bias is not None:
                 out = out + bias
         if xd.ndim == 2:
@@ -433,7 +432,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if xd.ndim == 1 and wd.ndim == 2 and bias is not None and bias.ndim == 1:
         # as PyTorch: a (1, in) view through addmm, viewed back (ViewBackward0 <- AddmmBackward0)
         return linear(input.view(1, -1), weight, bias).view(-1)
-    out = O.matmul(input, weight.t() if weight.ndim == 2 else weight)
+    out = _O.matmul(input, weight.t() if weight.ndim == 2 else weight)
     return out if bias is None else out + bias
 
 
@@ -449,7 +448,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     lead = input1.shape[:-1]
     x1 = input1.reshape(-1, i1)
     x2 = input2.reshape(-1, i2)
-    tmp = O.mm(x1, weight.permute(1, 0, 2).reshape(i1, o * i2)).reshape(-1, o, i2)
+    tmp = _O.mm(x1, weight.permute(1, 0, 2).reshape(i1, o * i2)).reshape(-1, o, i2)
     out = (tmp * x2.unsqueeze(1)).sum(-1).reshape(*lead, o)
     # the bias last, as PyTorch (output node AddBackward0)
     return out if bias is None else out + bias
@@ -541,7 +540,7 @@ def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type
     big = norms > max_norm
     if big.any():
         w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(w.dtype)
-        bump_version(weight)
+        _bump_version(weight)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -552,7 +551,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     tensor([[1, 0, 0],
             [0, 0, 1]])
     """
-    if tensor.dtype is not D.int64:
+    if tensor.dtype is not _D.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     d = tensor._data
     if d.size and d.min() < 0:
@@ -564,7 +563,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     elif d.size and d.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     out = (d[..., None] == np.arange(num_classes)).astype(np.int64)
-    return const(out)
+    return _const(out)
 
 
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
@@ -712,7 +711,7 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             idx = idx[max(-lo, 0):len(idx) - max(-hi, 0)]
             index.append((ax, idx.astype(np.int64)))
             continue
-        out = out[(slice(None),) * ax + (const(idx.astype(np.int64)),)]
+        out = out[(slice(None),) * ax + (_const(idx.astype(np.int64)),)]
     if index:
         return _ops_nn_padding.gather_pad(input, tuple(index), mode, npad)
     return out
@@ -722,8 +721,8 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
 def _norm_keepdim(x: Tensor, p: float, dim: int, eps: float) -> Tensor:
     """max(||x||_p, eps) along dim, with a zero (not NaN) gradient where the norm is clamped."""
     if p == 2:
-        return O.sqrt(O.clamp(O.sum(x * x, dim, True), min=eps * eps))
-    return O.clamp(O.pow(O.sum(O.pow(O.abs(x), p), dim, True), 1.0 / p), min=eps)
+        return _O.sqrt(_O.clamp(_O.sum(x * x, dim, True), min=eps * eps))
+    return _O.clamp(_O.pow(_O.sum(_O.pow(_O.abs(x), p), dim, True), 1.0 / p), min=eps)
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
@@ -740,12 +739,12 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         x2 = x2.expand(*shape)
     n1 = _norm_keepdim(x1, 2, dim, eps)
     n2 = _norm_keepdim(x2, 2, dim, eps)
-    return O.sum((x1 / n1) * (x2 / n2), dim)
+    return _O.sum((x1 / n1) * (x2 / n2), dim)
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
     d = x1 - x2 + eps
-    return O.pow(O.sum(O.pow(O.abs(d), p), -1, keepdim), 1.0 / p)
+    return _O.pow(_O.sum(_O.pow(_O.abs(d), p), -1, keepdim), 1.0 / p)
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
@@ -778,8 +777,8 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     i, j = np.triu_indices(input.shape[0], 1)
-    d = input[const(i.astype(np.int64))] - input[const(j.astype(np.int64))]
-    return O.norm(d, p, -1)
+    d = input[_const(i.astype(np.int64))] - input[_const(j.astype(np.int64))]
+    return _O.norm(d, p, -1)
 
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
@@ -843,7 +842,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     tensor([-0.6000])
     """
     if training:
-        a = const(_rng.rrelu_noise(_eng(None), input._data, lower, upper))
+        a = _const(_rng.rrelu_noise(_eng(None), input._data, lower, upper))
         out = input * a  # (the noise is 1 where input > 0)
         return input.copy_(out) if inplace else out
     static = {"slope": (lower + upper) / 2}

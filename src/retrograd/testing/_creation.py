@@ -8,12 +8,12 @@ from .._creation import _eng
 from .._tensor import Tensor
 
 
-def make_tensor(*shape, dtype: D.dtype, device=None, low=None, high=None, requires_grad: bool = False,
+def make_tensor(*shape, dtype: D.dtype, device, low=None, high=None, requires_grad: bool = False,
                 noncontiguous: bool = False, exclude_zero: bool = False, memory_format=None) -> Tensor:
     """Uniform values in [low, high) (floats default [-9, 9], ints [-9, 10), bools random).
 
     >>> import retrograd as torch
-    >>> torch.testing.make_tensor(2, 3, dtype=torch.float32).shape
+    >>> torch.testing.make_tensor(2, 3, dtype=torch.float32, device="cpu").shape
     torch.Size([2, 3])
     """
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):

@@ -1,4 +1,4 @@
-"""Specs for the ops of ``retrograd._ops.nn.dropout``: native_dropout, alpha_dropout,
+"""Specs for the ops of ``retrograd.nn._native`` and ``retrograd.nn._top_level``: native_dropout, alpha_dropout,
 feature_alpha_dropout, feature_dropout."""
 from .._spec import OpSpec, S, T
 

@@ -1,4 +1,4 @@
-"""Specs for the ops of ``retrograd._ops.nn.native``: ``torch.*`` entry points of nn ops:
+"""Specs for the ops of ``retrograd.nn._native``: ``torch.*`` entry points of nn ops:
 native_layer_norm, native_batch_norm, native_group_norm, native_dropout, native_channel_shuffle,
 convolution, embedding_bag, ctc_loss, grid_sampler*, affine_grid_generator."""
 from .._spec import OpSpec, S, T

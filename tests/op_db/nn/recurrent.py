@@ -1,4 +1,4 @@
-"""Specs for the ops of ``retrograd._ops.nn.recurrent``: ``torch.rnn_tanh/rnn_relu/lstm/gru`` and
+"""Specs for the ops of ``retrograd.nn._recurrent``: ``torch.rnn_tanh/rnn_relu/lstm/gru`` and
 their ``*_cell`` forms, composed from retrograd ops."""
 from .._spec import OpSpec, S, T
 

@@ -1,4 +1,4 @@
-"""Specs for the ops of ``retrograd._ops.nn.vision``: grid_sampler*, affine_grid_generator,
+"""Specs for the ops of ``retrograd.nn._native`` and ``retrograd.nn._top_level``: grid_sampler*, affine_grid_generator,
 pixel_unshuffle, channel_shuffle."""
 from .._spec import OpSpec, S, T
 

@@ -1,4 +1,4 @@
-"""Tests of the dropout ops (src/retrograd/_ops/nn/dropout.py), checked against PyTorch."""
+"""Tests of the dropout ops (the op table's dropout nodes and src/retrograd/nn/_top_level.py), checked against PyTorch."""
 
 import numpy as np
 import pytest

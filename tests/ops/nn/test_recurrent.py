@@ -1,4 +1,4 @@
-"""The functional recurrent ops (src/retrograd/_ops/nn/recurrent.py): torch.lstm with projections
+"""The functional recurrent ops (src/retrograd/nn/_recurrent.py): torch.lstm with projections
 against the nn.LSTM module, as in torch."""
 
 import numpy as np

@@ -177,7 +177,7 @@ def test_pointwise_loss_special_values(name, dt):
 def test_rowwise_special_values(name, dt):
     rows = ROWS
     if name.startswith("ce_smoothing"):
-        # (-inf / NaN logits meet nll_loss's 0 * -inf, a known gap in _ops/nn_ops.py)
+        # (-inf / NaN logits meet nll_loss's 0 * -inf, a known gap in _ops/nn/loss.py)
         rows = [r for r in ROWS if np.isfinite(r).all()]
     # (an ignored row's gradient is -0 here, +0 in PyTorch: nll_loss's rule in _ops/nn/loss.py)
     _compare(ROWWISE[name], [np.array(rows, dtype=dt)], zero_sign=not name.startswith("ce_smoothing"))

@@ -1,4 +1,4 @@
-"""The vision ops (src/retrograd/_ops/nn/vision.py): grid_sample and affine grids, against torch."""
+"""The vision ops (src/retrograd/nn/_grid_sample.py, nn/_top_level.py): grid_sample and affine grids, against torch."""
 
 import numpy as np
 import pytest

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from ..._tensor import Tensor
+from .._common import wrap_dim
 from ..shape import transpose, unsqueeze
 
 __all__ = []
@@ -148,3 +149,10 @@ def _not_pd_error(a: np.ndarray, fname: str) -> LinAlgError:
                     f"{fname}: {_prefix(a, b)}The factorization could not be completed because the input is not "
                     f"positive-definite (the leading minor of order {k} is not positive-definite).")
     return LinAlgError(f"{fname}: The factorization could not be completed because the input is not positive-definite.")
+
+
+def _size_dim(d: int, n: int) -> int:
+    """``wrap_dim`` as ``Tensor.size(d)`` does it (a 0-d tensor has no dim at all)."""
+    if n == 0:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    return wrap_dim(d, n)

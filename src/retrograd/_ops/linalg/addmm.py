@@ -4,13 +4,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..._tensor import Tensor
-from .._common import shape_str, tensor_args, wrap_dim
+from .._common import shape_str, tensor_args
 from .._registry import apply, apply_inplace, primitive
 from ..shape import _unsafe_view, reshape, t, unsqueeze
 from ._checks import out_arg
 
 __all__ = ["addmm", "addbmm", "baddbmm", "addmv", "addr", "kron"]
-METHODS = ["addmm", "addbmm", "baddbmm", "addmv", "addr", "addmm_", "addbmm_", "baddbmm_", "addmv_", "addr_", "kron"]
 
 
 # ---------------------------------------------------------------- addmm & co
@@ -95,13 +94,6 @@ def _addmm_dtypes(input, mat1, mat2):
 def _no_bool(x: Tensor, impl: str) -> None:
     if x._data.dtype.kind == "b":
         raise NotImplementedError(f"\"{impl}\" not implemented for 'Bool'")
-
-
-def _size_dim(d: int, n: int) -> int:
-    """``wrap_dim`` as ``Tensor.size(d)`` does it (a 0-d tensor has no dim at all)."""
-    if n == 0:
-        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
-    return wrap_dim(d, n)
 
 
 def _size(x: Tensor, d: int) -> int:

@@ -1,7 +1,6 @@
 """Cholesky(_ex), qr, eigh/eigvalsh, eig/eigvals, svd/svdvals, matrix_rank (+ legacy forms)."""
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 from typing import NoReturn
@@ -12,6 +11,7 @@ from .._registry import apply, primitive
 from ..shape import slice_dim, unsqueeze
 from ._checks import (LinAlgError, _batches, _const, _diag_embed, _eye, _not_pd_error, _prefix, _type_name,
                       check_matrix, mT, out_arg)
+from ._kernels import _svd_fw
 from .products import matmul
 
 __all__ = []
@@ -198,20 +198,6 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- svd
-def _svd_fw(A, *, full_matrices):
-    if A.size and not np.isfinite(A).all():
-        # PyTorch (LAPACK gesdd): a NaN makes it raise; an inf (without NaN) gives NaN factors
-        nan = np.isnan(_batches(A)).any(axis=(-2, -1))
-        if nan.any():
-            raise LinAlgError(f"linalg.svd: {_prefix(A, int(np.argmax(nan)))}The algorithm failed to converge "
-                              "because the input matrix contained non-finite values.")
-        m, n = A.shape[-2:]
-        k = min(m, n)
-        ucols, vrows = (m, n) if full_matrices else (k, k)
-        full = functools.partial(np.full, fill_value=np.nan, dtype=A.dtype)
-        return full(A.shape[:-2] + (m, ucols)), full(A.shape[:-2] + (k,)), full(A.shape[:-2] + (vrows, n))
-    U, S, Vh = np.linalg.svd(A, full_matrices=full_matrices)
-    return U, S, Vh
 
 
 def _svd_backward(g, out, full_matrices):

@@ -17,7 +17,6 @@ from ..unary import abs, sign, sqrt
 from .products import _tn, mT, matmul
 
 __all__ = ["dist", "cdist"]
-METHODS = ["dist"]
 
 
 # ================================================================ norms

@@ -23,7 +23,6 @@ from ._checks import _const, _type_name, mT, out_arg
 from .products import matmul
 
 __all__ = ["geqrf", "orgqr", "ormqr"]
-METHODS = ["geqrf", "orgqr", "ormqr"]
 
 
 _wrap = Tensor._wrap

@@ -10,7 +10,6 @@ gA = P L^-T Phi U^-T; wide and tall matrices split off the extra columns / rows.
 """
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy as np
@@ -22,10 +21,10 @@ from ..diagonal import tril, triu
 from ..joining import cat
 from ..shape import slice_dim
 from ._checks import _const, _prefix, _type_name, mT, out_arg
+from ._kernels import _getrf, _lu_solve_np, _perm
 from .products import matmul
 
 __all__ = ["lu", "lu_solve", "lu_unpack"]
-METHODS = ["lu", "lu_solve"]
 
 
 _wrap = Tensor._wrap
@@ -33,30 +32,6 @@ _lu_with_info = RT._make("_lu_with_info", ("LU", "pivots", "info"))
 
 
 # ---------------------------------------------------------------- NumPy kernels
-def _getrf(A: np.ndarray):
-    """Batched partial-pivoting LU of (..., m, n): (LU packed, 1-based int32 pivots, int32 info)."""
-    m, n = A.shape[-2:]
-    k = min(m, n)
-    batch = A.shape[:-2]
-    a = np.array(A, copy=True).reshape((math.prod(batch), m, n))
-    piv = np.zeros((a.shape[0], k), np.int32)
-    info = np.zeros(a.shape[0], np.int32)
-    idx = np.arange(a.shape[0])
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for j in range(k):
-            p = j + np.argmax(np.abs(a[:, j:, j]), axis=1)  # first maximum on ties, as LAPACK's idamax
-            piv[:, j] = p + 1
-            rows = a[idx, p].copy()
-            a[idx, p] = a[:, j]
-            a[:, j] = rows
-            d = a[:, j, j]
-            zero = d == 0
-            info[(info == 0) & zero] = j + 1
-            # a zero pivot has a zero column below it: nothing to scale or eliminate
-            f = np.where(zero[:, None], 0, a[:, j + 1:, j] / np.where(zero, 1, d)[:, None])
-            a[:, j + 1:, j] = np.where(zero[:, None], a[:, j + 1:, j], f)
-            a[:, j + 1:, j + 1:] -= f[:, :, None] * a[:, j, None, j + 1:]
-    return a.reshape(A.shape), piv.reshape(batch + (k,)), info.reshape(batch)
 
 
 _warned: set = set()
@@ -67,20 +42,6 @@ def _warn_once(message: str, category=UserWarning, stacklevel: int = 2) -> None:
     if message not in _warned:
         _warned.add(message)
         warnings.warn(message, category, stacklevel=stacklevel + 1)
-
-
-def _perm(piv: np.ndarray, m: int) -> np.ndarray:
-    """Row order p of P^T A (``(P^T A)[i] = A[p[i]]``) from LAPACK's sequential row swaps."""
-    batch = piv.shape[:-1]
-    nb = math.prod(batch)  # not -1: the matrices may be empty
-    p = np.broadcast_to(np.arange(m), batch + (m,)).reshape(nb, m).copy()
-    pv = piv.reshape(nb, piv.shape[-1]).astype(np.int64) - 1
-    idx = np.arange(p.shape[0])
-    for j in range(pv.shape[1]):
-        t = p[idx, pv[:, j]].copy()
-        p[idx, pv[:, j]] = p[:, j]
-        p[:, j] = t
-    return p.reshape(batch + (m,))
 
 
 def _perm_matrix(piv: np.ndarray, m: int, dtype) -> np.ndarray:
@@ -97,27 +58,6 @@ def _unpack_np(LU: np.ndarray):
     L = np.tril(LU[..., :, :k], -1) + np.eye(m, k, dtype=LU.dtype)
     U = np.triu(LU[..., :k, :])
     return L, U
-
-
-def _lu_solve_np(LU, piv, B, *, left, adjoint):
-    """X with A X = B (A^T X = B when adjoint; X A = B / X A^T = B when not left), A = P L U."""
-    if not left:  # X A = B  <=>  A^T X^T = B^T
-        return np.swapaxes(_lu_solve_np(LU, piv, np.swapaxes(B, -1, -2), left=True, adjoint=not adjoint), -1, -2)
-    n = LU.shape[-1]
-    batch = np.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
-    LU = np.broadcast_to(LU, batch + LU.shape[-2:])
-    B = np.broadcast_to(B, batch + B.shape[-2:])
-    p = np.broadcast_to(_perm(piv, n), batch + (n,))
-    if not adjoint:  # U X = L^-1 P^T B
-        Y = np.take_along_axis(B, p[..., :, None], axis=-2)
-        Y = _tri_solve_np(LU, Y, True, True)
-        return _tri_solve_np(LU, Y, False).astype(LU.dtype, copy=False)
-    # A^T = U^T L^T P^T:  X = P L^-T U^-T B
-    Y = _tri_solve_np(np.swapaxes(LU, -1, -2), B, True)
-    Y = _tri_solve_np(np.swapaxes(LU, -1, -2), Y, False, True)
-    X = np.empty_like(Y)
-    np.put_along_axis(X, p[..., :, None], Y, axis=-2)
-    return X.astype(LU.dtype, copy=False)
 
 
 # ---------------------------------------------------------------- backward (retrograd ops)
@@ -433,4 +373,4 @@ def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor, *, out=None) -> Tens
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .solvers import _tri_solve_np, solve_triangular  # noqa: E402
+from .solvers import solve_triangular  # noqa: E402

@@ -12,7 +12,6 @@ from .._registry import apply, primitive
 from .decompositions import _int64
 
 __all__ = ["matrix_exp"]
-METHODS = ["matrix_exp"]
 
 
 # ================================================================ matrix exponential

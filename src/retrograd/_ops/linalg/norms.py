@@ -22,7 +22,6 @@ from .lu import _warn_once
 from .solvers import _wrap, inv_ex
 
 __all__ = ["renorm", "frobenius_norm", "nuclear_norm"]
-METHODS = ["renorm", "renorm_"]
 
 
 def _renorm_norm_np(a, p, dims):

@@ -19,11 +19,10 @@ from ..conversion import clone
 from ..reduction import sum
 from ..shape import _unsafe_view, permute, reshape, sum_to, transpose, unsqueeze
 from . import _checks as _D
-from ._checks import out_arg
+from ._checks import _size_dim, out_arg
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "ger", "vdot", "inner", "tensordot", "cross", "trace",
            "chain_matmul"]
-METHODS = ["ger", "vdot", "inner", "cross", "trace"]
 
 
 _mm = primitive("mm", lambda a, b: blas_mm(a, b), node="MmBackward0",
@@ -583,4 +582,3 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, out=None) -> Tensor:
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .addmm import _size_dim  # noqa: E402

@@ -14,10 +14,10 @@ from ..masked import where
 from ..shape import expand, squeeze, unsqueeze
 from ._checks import (LinAlgError, _batches, _const, _ex2, _first_zero_pivot, _prefix, _singular_inv_error,
                       _singular_solve_error, _type_name, check_matrix, mT, out_arg)
+from ._kernels import _getrf, _lu_solve_np, _svd_fw, _tri_solve_np
 from .products import matmul
 
 __all__ = ["triangular_solve"]
-METHODS = ["triangular_solve"]
 
 
 # ---------------------------------------------------------------- inv
@@ -209,20 +209,6 @@ def _triangle(n: int, upper: bool, unitriangular: bool) -> np.ndarray:
     """0/1 mask of the triangle a triangular solve reads (without the diagonal if unit)."""
     k = 1 if unitriangular else 0
     return np.triu(np.ones((n, n)), k) if upper else np.tril(np.ones((n, n)), -k)
-
-
-def _tri_solve_np(T: np.ndarray, B: np.ndarray, lower: bool, unit: bool = False) -> np.ndarray:
-    """X with T X = B for a triangular T by substitution, like BLAS trsm: only T's triangle is
-    read and a zero on the diagonal gives inf / NaN instead of an error (what PyTorch returns)."""
-    n = T.shape[-1]
-    dtype = np.result_type(T, B)
-    X = np.zeros(np.broadcast_shapes(T.shape[:-2], B.shape[:-2]) + B.shape[-2:], dtype=dtype)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for i in (range(n) if lower else range(n - 1, -1, -1)):
-            known = slice(0, i) if lower else slice(i + 1, n)
-            r = B[..., i, :] - np.einsum("...j,...jk->...k", T[..., i, known], X[..., known, :])
-            X[..., i, :] = r if unit else r / T[..., i, i, None]
-    return X
 
 
 def _solve_triangular_fw(A, B, *, upper, left, unitriangular):
@@ -745,5 +731,3 @@ def triangular_solve(b: Tensor, A: Tensor, upper: bool = True, transpose: bool =
 
 
 # Run-time references to modules that import this one (bound last, so either import order works)
-from .decompositions import _svd_fw  # noqa: E402
-from .lu import _getrf, _lu_solve_np  # noqa: E402

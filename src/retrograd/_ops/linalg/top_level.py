@@ -8,8 +8,6 @@ from . import decompositions as _decompositions, solvers as _solvers
 
 __all__ = ["det", "inverse", "logdet", "slogdet", "cholesky", "cholesky_solve", "cholesky_inverse", "qr", "svd",
            "pinverse", "matrix_power", "matrix_rank"]
-METHODS = ["det", "inverse", "logdet", "slogdet", "cholesky", "cholesky_solve", "cholesky_inverse", "qr", "svd",
-           "pinverse", "matrix_power"]
 
 
 # ---------------------------------------------------------------- PyTorch's top-level matrix functions

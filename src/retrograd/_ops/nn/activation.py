@@ -8,6 +8,7 @@ import numpy as np
 
 from ... import _dtype as D
 from ..._tensor import Tensor
+from .._out import declares_out
 from .._common import wrap_dim
 from .._keep_graph import keep_graph
 from .._registry import apply, apply_inplace, primitive
@@ -17,7 +18,6 @@ from ..unary import abs as _abs, exp, exp as _exp, sigmoid, sigmoid as _sigmoid,
 from .conv import _t
 
 __all__ = ["softmax", "log_softmax"]
-METHODS = ["softmax", "log_softmax"]
 
 
 # ====================================================================== softmax
@@ -83,6 +83,7 @@ def _softmax_like(op, input: Tensor, dim, dtype):
     return apply(op, (input,), {"dim": d})
 
 
+@declares_out("same", grad_check=False)  # (PyTorch allows grad here)
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(x) / sum(exp(x)) along ``dim``, computed stably (backward node SoftmaxBackward0).
 
@@ -93,6 +94,7 @@ def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     return _softmax_like(_softmax_op, input, dim, dtype)
 
 
+@declares_out("same", grad_check=False)  # (PyTorch allows grad here)
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim`` without overflow (backward node LogSoftmaxBackward0)."""
     return _softmax_like(_log_softmax_op, input, dim, dtype)

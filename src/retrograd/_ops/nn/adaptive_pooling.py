@@ -161,11 +161,11 @@ def _adaptive_max_fw(x, *, out_size):
 
 _adaptive_max2d_op = primitive("adaptive_max_pool2d", _follow(_adaptive_max_fw), node="AdaptiveMaxPool2DBackward0",
                                n_out=2, x=_pool_bw_rule("AdaptiveMaxPool2DBackwardBackward0"))
-_UNBATCHED_TWIN = {_adaptive_max2d_op: _max_index_twin(_adaptive_max2d_op, "adaptive_max_pool2d")}
+_UNBATCHED_TWIN = {_adaptive_max2d_op: _max_index_twin(_adaptive_max2d_op, "adaptive_max_pool2d_unbatched")}
 
 
 def _adaptive_max_with_indices(op, nd: int, input: Tensor, output_size, name=None) -> tuple:
-    # shared by the 2-D and 3-D ops (nn_ops_more.py): check, batch an unbatched input, run ``op``, unbatch
+    # shared by the 2-D and 3-D ops: check, batch an unbatched input, run ``op``, unbatch
     _check_size_list(input, output_size)
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"adaptive_max_pool{nd}d(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
@@ -224,7 +224,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
 
 _adaptive_max3d_op = primitive("adaptive_max_pool3d", _adaptive_max_fw, node="AdaptiveMaxPool3DBackward0",
                                n_out=2, x=_pool_bw_rule("AdaptiveMaxPool3DBackwardBackward0"))
-_UNBATCHED_TWIN[_adaptive_max3d_op] = _max_index_twin(_adaptive_max3d_op, "adaptive_max_pool3d")
+_UNBATCHED_TWIN[_adaptive_max3d_op] = _max_index_twin(_adaptive_max3d_op, "adaptive_max_pool3d_unbatched")
 
 
 def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple:
@@ -305,8 +305,8 @@ _fractional_max2d_op = primitive("fractional_max_pool2d", _fractional_max_fw, no
                                  n_out=2, x=_pool_bw_rule("FractionalMaxPool2DBackwardBackward0"))
 _fractional_max3d_op = primitive("fractional_max_pool3d", _fractional_max_fw, node="FractionalMaxPool3DBackward0",
                                  n_out=2, x=_pool_bw_rule("FractionalMaxPool3DBackwardBackward0"))
-_UNBATCHED_TWIN[_fractional_max2d_op] = _max_index_twin(_fractional_max2d_op, "fractional_max_pool2d")
-_UNBATCHED_TWIN[_fractional_max3d_op] = _max_index_twin(_fractional_max3d_op, "fractional_max_pool3d")
+_UNBATCHED_TWIN[_fractional_max2d_op] = _max_index_twin(_fractional_max2d_op, "fractional_max_pool2d_unbatched")
+_UNBATCHED_TWIN[_fractional_max3d_op] = _max_index_twin(_fractional_max3d_op, "fractional_max_pool3d_unbatched")
 
 
 def _fractional_max_pool(nd: int, input: Tensor, kernel_size, output_size, output_ratio, _random_samples) -> tuple:

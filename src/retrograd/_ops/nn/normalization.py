@@ -1,4 +1,4 @@
-"""Layer_norm, group_norm, batch_norm (train/eval), native_*_norm, rms_norm, norm_except_dim."""
+"""Layer_norm, group_norm, batch_norm (train/eval), norm_except_dim (torch.rms_norm: ``nn/_top_level.py``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,21 +6,11 @@ import numpy as np
 from ..._tensor import Tensor
 from .._keep_graph import keep_graph
 from .._registry import apply, primitive
-from ..copies import _F, _tensor_arg
+from ..copies import _tensor_arg
 from ..reduction import mean as _mean, sum as _sum
 from ..unary import sqrt
 
-__all__ = ["rms_norm", "norm_except_dim"]
-
-
-def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
-    """``torch.rms_norm``.
-
-    >>> import retrograd as torch
-    >>> torch.rms_norm(torch.tensor([3., 4.]), [2])
-    tensor([0.8485, 1.1314])
-    """
-    return _F().rms_norm(input, normalized_shape, weight, eps)
+__all__ = ["norm_except_dim"]
 
 
 def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:  # noqa: A002

@@ -67,21 +67,32 @@ def _scatter_fw(g, *, index, sizes):
     return np.ascontiguousarray(out)
 
 
-def _make(kind: str, nd: int) -> tuple:
-    fw_node = f"{kind}Pad{nd}DBackward0"
-    bw_node = f"{kind}Pad{nd}DBackwardBackward0"
+def _make(name: str, bw_name: str, fw_node: str, bw_node: str):
     ops: dict = {}
     ops["fw"] = primitive(
-        f"{kind.lower()}_pad{nd}d", _gather_fw, node=fw_node,
+        name, _gather_fw, node=fw_node,
         x=lambda g, x, x_shape, index: keep_graph(apply(ops["bw"], (g,), {
             "index": index, "sizes": tuple(x_shape[ax] for ax, _ in index)}), x, node=bw_node))
     ops["bw"] = primitive(
-        f"{kind.lower()}_pad{nd}d_backward", _scatter_fw, node=bw_node,
+        bw_name, _scatter_fw, node=bw_node,
         g=lambda g, index: apply(ops["fw"], (g,), {"index": index}))
     return ops["fw"]
 
 
-_OPS = {(kind, nd): _make(kind, nd) for kind in ("Reflection", "Replication") for nd in (1, 2, 3)}
+_OPS = {
+    ("Reflection", 1): _make("reflection_pad1d", "reflection_pad1d_backward", "ReflectionPad1DBackward0",
+                       "ReflectionPad1DBackwardBackward0"),
+    ("Reflection", 2): _make("reflection_pad2d", "reflection_pad2d_backward", "ReflectionPad2DBackward0",
+                       "ReflectionPad2DBackwardBackward0"),
+    ("Reflection", 3): _make("reflection_pad3d", "reflection_pad3d_backward", "ReflectionPad3DBackward0",
+                       "ReflectionPad3DBackwardBackward0"),
+    ("Replication", 1): _make("replication_pad1d", "replication_pad1d_backward", "ReplicationPad1DBackward0",
+                        "ReplicationPad1DBackwardBackward0"),
+    ("Replication", 2): _make("replication_pad2d", "replication_pad2d_backward", "ReplicationPad2DBackward0",
+                        "ReplicationPad2DBackwardBackward0"),
+    ("Replication", 3): _make("replication_pad3d", "replication_pad3d_backward", "ReplicationPad3DBackward0",
+                        "ReplicationPad3DBackwardBackward0"),
+}
 
 
 def gather_pad(input: Tensor, index: tuple, mode: str, npad: int) -> Tensor:

@@ -170,22 +170,22 @@ def _pool_bw_rule_unbatched(g, out, x_shape):
 
 
 def _max_index_twin(op, name: str):
-    """The unbatched twin of a max-pooling op with indices (same node name)."""
-    return primitive(name + "_unbatched", _unbatched_fw(op.forward), node=op.node_name, n_out=2,
+    """The unbatched twin ``name`` of a max-pooling op with indices (same node name)."""
+    return primitive(name, _unbatched_fw(op.forward), node=op.node_name, n_out=2,
                      x=_pool_bw_rule_unbatched)
 
 
 def _avg_twin(name: str, fw, node: str, bw_op_of):
-    """The unbatched twin of an average-pooling op; ``bw_op_of()`` gives its batched backward op."""
+    """The unbatched twin ``name`` of an average-pooling op; ``bw_op_of()`` gives its batched backward op."""
     def rule(g, x_shape, ksize, stride, padding, ceil_mode, count_include_pad, divisor_override):
         return squeeze(apply(bw_op_of(), (unsqueeze(g, 0),), dict(
             x_shape=(1,) + tuple(x_shape), ksize=ksize, stride=stride, padding=padding, ceil_mode=ceil_mode,
             count_include_pad=count_include_pad, divisor_override=divisor_override)), 0)
-    return primitive(name + "_unbatched", _unbatched_fw(fw), node=node, x=rule)
+    return primitive(name, _unbatched_fw(fw), node=node, x=rule)
 
 
-_max_pool2d_ub_op = _max_index_twin(_max_pool2d_op, "max_pool2d")
-_max_pool3d_ub_op = _max_index_twin(_max_pool3d_op, "max_pool3d")
+_max_pool2d_ub_op = _max_index_twin(_max_pool2d_op, "max_pool2d_unbatched")
+_max_pool3d_ub_op = _max_index_twin(_max_pool3d_op, "max_pool3d_unbatched")
 
 
 def _indices_out(pair):
@@ -409,7 +409,7 @@ _avg_pool2d_bw = primitive(
                                    count_include_pad=count_include_pad, divisor_override=divisor_override)))
 
 
-_avg_pool2d_ub_op = _avg_twin("avg_pool2d", _avg_pool_fw, "AvgPool2DBackward0", lambda: _avg_pool2d_bw)
+_avg_pool2d_ub_op = _avg_twin("avg_pool2d_unbatched", _avg_pool_fw, "AvgPool2DBackward0", lambda: _avg_pool2d_bw)
 
 
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
@@ -459,7 +459,7 @@ _avg_pool3d_bw = primitive(
         _avg_pool3d_op, (g,), _avg_static(ksize, stride, padding, ceil_mode, count_include_pad, divisor_override)))
 
 
-_avg_pool3d_ub_op = _avg_twin("avg_pool3d", _avg_pool_fw, "AvgPool3DBackward0", lambda: _avg_pool3d_bw)
+_avg_pool3d_ub_op = _avg_twin("avg_pool3d_unbatched", _avg_pool_fw, "AvgPool3DBackward0", lambda: _avg_pool3d_bw)
 
 
 def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,

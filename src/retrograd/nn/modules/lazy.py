@@ -6,7 +6,7 @@ Until the first call the module holds :class:`~retrograd.nn.parameter.Uninitiali
 ``cls_to_become`` (``LazyLinear`` becomes ``Linear``), as ``torch.nn.modules.lazy`` does.
 
 >>> import retrograd as torch
->>> m = torch.nn.modules.lazy_layers.LazyLinear(2)
+>>> m = torch.nn.LazyLinear(2)
 >>> m
 LazyLinear(in_features=0, out_features=2, bias=True)
 >>> m(torch.ones(5, 3)).shape
@@ -31,7 +31,7 @@ class LazyModuleMixin:
     Subclasses set ``cls_to_become`` and implement ``initialize_parameters``.
 
     >>> import retrograd as torch
-    >>> net = torch.nn.Sequential(torch.nn.modules.lazy_layers.LazyLinear(4), torch.nn.ReLU())
+    >>> net = torch.nn.Sequential(torch.nn.LazyLinear(4), torch.nn.ReLU())
     >>> net[0].has_uninitialized_params()
     True
     >>> _ = net(torch.ones(1, 7)); net[0].weight.shape

@@ -5,7 +5,7 @@ running statistics); the first forward materializes them with the layer's defaul
 turns the module into the plain class.
 
 >>> import retrograd as torch
->>> conv = torch.nn.modules.lazy_layers.LazyConv2d(8, 3)
+>>> conv = torch.nn.LazyConv2d(8, 3)
 >>> conv(torch.zeros(1, 3, 5, 5)).shape
 torch.Size([1, 8, 3, 3])
 >>> conv
@@ -34,7 +34,7 @@ class LazyLinear(LazyModuleMixin, Linear):
     """A :class:`Linear` whose ``in_features`` is ``input.shape[-1]`` of the first input.
 
     >>> import retrograd as torch
-    >>> m = torch.nn.modules.lazy_layers.LazyLinear(3, bias=False)
+    >>> m = torch.nn.LazyLinear(3, bias=False)
     >>> _ = m(torch.ones(2, 5))
     >>> m.in_features, m.weight.shape
     (5, torch.Size([3, 5]))
@@ -138,7 +138,7 @@ class LazyConv1d(_LazyConv, Conv1d):
     """A :class:`Conv1d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.lazy_layers.LazyConv1d(4, 3)
+    >>> torch.nn.LazyConv1d(4, 3)
     LazyConv1d(0, 4, kernel_size=(3,), stride=(1,))
     """
 
@@ -149,7 +149,7 @@ class LazyConv2d(_LazyConv, Conv2d):
     """A :class:`Conv2d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.lazy_layers.LazyConv2d(4, 3)
+    >>> torch.nn.LazyConv2d(4, 3)
     LazyConv2d(0, 4, kernel_size=(3, 3), stride=(1, 1))
     """
 
@@ -160,7 +160,7 @@ class LazyConv3d(_LazyConv, Conv3d):
     """A :class:`Conv3d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.lazy_layers.LazyConv3d(4, 1)
+    >>> torch.nn.LazyConv3d(4, 1)
     LazyConv3d(0, 4, kernel_size=(1, 1, 1), stride=(1, 1, 1))
     """
 
@@ -171,7 +171,7 @@ class LazyConvTranspose1d(_LazyConvTranspose, ConvTranspose1d):
     """A :class:`ConvTranspose1d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.lazy_layers.LazyConvTranspose1d(4, 3)
+    >>> torch.nn.LazyConvTranspose1d(4, 3)
     LazyConvTranspose1d(0, 4, kernel_size=(3,), stride=(1,))
     """
 
@@ -182,7 +182,7 @@ class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
     """A :class:`ConvTranspose2d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.lazy_layers.LazyConvTranspose2d(4, 3, stride=2)
+    >>> torch.nn.LazyConvTranspose2d(4, 3, stride=2)
     LazyConvTranspose2d(0, 4, kernel_size=(3, 3), stride=(2, 2))
     """
 
@@ -193,7 +193,7 @@ class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
     """A :class:`ConvTranspose3d` whose ``in_channels`` comes from the first input.
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.lazy_layers.LazyConvTranspose3d(4, 1)
+    >>> torch.nn.LazyConvTranspose3d(4, 1)
     LazyConvTranspose3d(0, 4, kernel_size=(1, 1, 1), stride=(1, 1, 1))
     """
 
@@ -246,7 +246,7 @@ class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
     """A :class:`BatchNorm1d` whose ``num_features`` comes from the first input.
 
     >>> import retrograd as torch
-    >>> m = torch.nn.modules.lazy_layers.LazyBatchNorm1d()
+    >>> m = torch.nn.LazyBatchNorm1d()
     >>> _ = m(torch.randn(4, 3)); m
     BatchNorm1d(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
     """
@@ -273,7 +273,7 @@ class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
     InstanceNorm defaults are False).
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.lazy_layers.LazyInstanceNorm1d()
+    >>> torch.nn.LazyInstanceNorm1d()
     LazyInstanceNorm1d(0, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
     """
 

@@ -1,7 +1,7 @@
 """Layers kept for old code: ``Container`` (deprecated) and ``CrossMapLRN2d`` (Lua Torch's LRN).
 
 >>> import retrograd as torch
->>> torch.nn.modules.legacy.CrossMapLRN2d(3)
+>>> torch.nn.CrossMapLRN2d(3)
 CrossMapLRN2d(3, alpha=0.0001, beta=0.75, k=1)
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ class Container(Module):
 
     >>> import warnings; warnings.simplefilter("ignore", FutureWarning)
     >>> import retrograd as torch
-    >>> torch.nn.modules.legacy.Container(fc=torch.nn.Linear(2, 1))
+    >>> torch.nn.Container(fc=torch.nn.Linear(2, 1))
     Container(
       (fc): Linear(in_features=2, out_features=1, bias=True)
     )
@@ -67,7 +67,7 @@ class CrossMapLRN2d(Module):
     :class:`LocalResponseNorm` (which pads the window symmetrically).
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.legacy.CrossMapLRN2d(3)(torch.ones(1, 4, 2, 2)).shape
+    >>> torch.nn.CrossMapLRN2d(3)(torch.ones(1, 4, 2, 2)).shape
     torch.Size([1, 4, 2, 2])
     """
 

@@ -1,10 +1,10 @@
 """SyncBatchNorm: batch norm whose statistics would be reduced across processes.
 
-retrograd has no process groups, so it normalises with the local batch, exactly as PyTorch
-does when no distributed process group is initialised (any ``process_group`` is only kept).
+It normalises with the local batch (statistics are not reduced across processes), exactly as
+PyTorch does when no distributed process group is initialised (any ``process_group`` is only kept).
 
 >>> import retrograd as torch
->>> torch.nn.modules.syncbatchnorm.SyncBatchNorm(3)(torch.randn(4, 3, 2)).shape
+>>> torch.nn.SyncBatchNorm(3)(torch.randn(4, 3, 2)).shape
 torch.Size([4, 3, 2])
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ class SyncBatchNorm(_BatchNorm):
     """Batch normalisation over (N, C, *) inputs (any number of trailing dims).
 
     >>> import retrograd as torch
-    >>> torch.nn.modules.syncbatchnorm.SyncBatchNorm(2)
+    >>> torch.nn.SyncBatchNorm(2)
     SyncBatchNorm(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
     """
 
@@ -55,7 +55,7 @@ class SyncBatchNorm(_BatchNorm):
 
         >>> import retrograd as torch
         >>> net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.BatchNorm1d(3))
-        >>> torch.nn.modules.syncbatchnorm.SyncBatchNorm.convert_sync_batchnorm(net)[1]
+        >>> torch.nn.SyncBatchNorm.convert_sync_batchnorm(net)[1]
         SyncBatchNorm(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
         """
         result = module

@@ -5,13 +5,13 @@
 """
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from .._tensor import Tensor
 
 __all__ = ["rnn_tanh_cell", "rnn_relu_cell", "lstm_cell", "gru_cell", "rnn_tanh", "rnn_relu", "lstm", "gru"]
 
 
 def _F():
-    from ...nn import functional
+    from . import functional  # (nn.functional imports the table; this module sits above both)
 
     return functional
 

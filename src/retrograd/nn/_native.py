@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._tensor import Tensor
+from .._tensor import Tensor
 
 __all__ = ["native_layer_norm", "native_batch_norm", "native_group_norm", "native_dropout", "native_channel_shuffle",
            "convolution", "embedding_bag", "ctc_loss", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
@@ -18,7 +18,7 @@ __all__ = ["native_layer_norm", "native_batch_norm", "native_group_norm", "nativ
 
 
 def _F():
-    from ...nn import functional
+    from . import functional  # (nn.functional imports the table; this module sits above both)
 
     return functional
 
@@ -32,7 +32,7 @@ def _R():
 def _stats(x: Tensor, dims: tuple, eps: float, differentiable: bool = False) -> tuple[Tensor, Tensor]:
     # mean and 1/sqrt(biased var + eps) over ``dims`` (kept); torch differentiates them for
     # group norm only (layer and batch norm return them outside the graph)
-    from ...autograd import grad_mode
+    from ..autograd import grad_mode
 
     with grad_mode.set_grad_enabled(differentiable and grad_mode.is_grad_enabled()):
         xd = x if differentiable else x.detach()
