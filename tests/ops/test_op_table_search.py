@@ -139,7 +139,7 @@ def test_where_exp_points_at_the_unary_stanza():
     rc, text = _run_where("exp")
     assert rc == 0
     file, line = _site(text.splitlines()[1].removeprefix("  declared  "))
-    assert linecache.getline(file, line).startswith('exp = _unary("exp", lambda a: np.exp(a), lambda g, out: g * out)')
+    assert linecache.getline(file, line).startswith('exp = _unary("exp", lambda a: np.exp(a), lambda g, out: g * out')
     # forward and rule are the two lambdas on that same line
     assert text.splitlines()[2].endswith(f"unary.py:{line}") and text.splitlines()[3].endswith(f"unary.py:{line}")
 
