@@ -120,7 +120,7 @@ def run_reference(outputs, grads, retain_graph: bool, create_graph: bool, inputs
                             captured[pos] = gbuf[nr]
             if node not in execute:
                 continue  # (reached, but no input lies beyond it)
-            mask = None if targets is None else tuple(c is not None and c in reach for c in node._next)
+            mask = None if targets is None else tuple([c in reach for c in node._next])  # (None never is)
             grads_in = run_node(node, gbuf, mask, run)
             if not retain_graph:
                 node.release()
@@ -273,20 +273,18 @@ def discover(root_edges, targets, capture: bool) -> tuple:
                 order.append(stack.pop()[0])
     reach, execute = set(), set()
     for node in order:
-        if type(node) is not AccumulateGrad and any(c is not None and c in reach for c in node._next):
+        if type(node) is not AccumulateGrad and not reach.isdisjoint(node._next):  # (an edge into reach)
             reach.add(node)
             execute.add(node)
         elif node in targets:
             reach.add(node)
             if not capture:  # backward(inputs=): PyTorch runs an input's node too (its hooks, retain_grad)
                 execute.add(node)
-    deps = {}
-    for node in order:
-        if node in reach:
-            deps.setdefault(node, 0)
-            for child in node._next:
-                if child is not None and child in reach:
-                    deps[child] = deps.get(child, 0) + 1
+    deps = {node: 0 for node in order if node in reach}
+    for node in deps:
+        for child in node._next:
+            if child in deps:  # (None never is)
+                deps[child] += 1
     return reach, execute, deps
 
 

@@ -129,7 +129,7 @@ def run_fast(outputs, grads, retain_graph: bool, create_graph: bool, inputs=None
                         hook((), tuple(gbuf))
                 continue
             nf = node._next
-            mask = tuple(c is not None and c in reach for c in nf) if has_targets else None
+            mask = tuple([c in reach for c in nf]) if has_targets else None  # (None is never in reach)
             if (gbuf[0] is None if len(gbuf) == 1 else all(g is None for g in gbuf)) and not node._call_on_none:
                 grads_in = [None] * len(nf)
             elif slow_calls:
