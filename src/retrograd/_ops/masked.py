@@ -91,7 +91,8 @@ def _mask_np(mask, name: str) -> np.ndarray:
 
 def _masked_fill_np(a, *, mask, value):
     shape = np.broadcast_shapes(a.shape, mask.shape)
-    return np.where(mask, np.asarray(value).astype(a.dtype), a).reshape(shape)
+    # (contiguous, as PyTorch's clone(contiguous_format) of the input that it fills)
+    return np.asarray(np.where(mask, np.asarray(value).astype(a.dtype), a).reshape(shape), order="C")
 
 
 _masked_fill = primitive("masked_fill", _masked_fill_np, node="MaskedFillBackward0",

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype as D
+from .._layout import copied
 from .._tensor import Tensor
 from ._common import int_tuple_arg, shape_str, wrap_dim, wrap_dims
 from ._registry import apply, primitive
@@ -13,7 +14,14 @@ METHODS = ["repeat", "repeat_interleave", "tile", "flip", "fliplr", "flipud", "r
 
 
 # ---------------------------------------------------------------- flips, rolls, rotations
-_flip = primitive("flip", lambda a, *, dims: np.flip(a, dims).copy() if dims else a.copy(), node="FlipBackward0",
+def _flip_fw(a, *, dims):
+    out = copied(a, None)  # (laid out as the input, as PyTorch's empty_like(self) for flip's result)
+    if dims:
+        out[...] = np.flip(a, dims)
+    return out
+
+
+_flip = primitive("flip", _flip_fw, node="FlipBackward0",
                   a=lambda g, dims: apply(_flip, (g,), {"dims": dims}))
 
 
@@ -54,9 +62,10 @@ def flipud(input: Tensor) -> Tensor:
 
 
 def _roll_fw(a, *, shifts, dims):
+    # (PyTorch's result is contiguous whatever the input's layout)
     if dims is None:
-        return np.roll(a, shifts[0])
-    return np.roll(a, shifts, axis=dims)
+        return np.asarray(np.roll(a, shifts[0]), order="C")
+    return np.asarray(np.roll(a, shifts, axis=dims), order="C")
 
 
 _roll = primitive("roll", _roll_fw, node="RollBackward0",
@@ -107,7 +116,7 @@ def _repeat_bw(g: Tensor, a_shape, sizes) -> Tensor:
     return reshape(summed, a_shape)
 
 
-_repeat = primitive("repeat", lambda a, *, sizes: np.tile(a, sizes), node="RepeatBackward0",
+_repeat = primitive("repeat", lambda a, *, sizes: np.asarray(np.tile(a, sizes), order="C"), node="RepeatBackward0",
                     a=lambda g, a_shape, sizes: _repeat_bw(g, a_shape, sizes))
 
 

@@ -29,7 +29,11 @@ def _var_np(a, dims, correction, keepdim):
     with _errstate():
         m = _np_mean(a, dims, True) if dims else a  # (no "Mean of empty slice" warning)
         s = ((a - m) ** 2).sum(axis=dims, keepdims=keepdim)
-        return np.asarray(s / np.float64(_b.max(n - correction, 0)), dtype=a.dtype)
+        if dims and a.size:  # PyTorch's Welford pass gives exactly 0 for a slice of equal finite values,
+            hi = np.maximum.reduce(a, axis=dims, keepdims=keepdim)  # where the mean's rounding leaves ~1e-16
+            s = np.where((hi == np.minimum.reduce(a, axis=dims, keepdims=keepdim)) & np.isfinite(hi), 0, s)
+        # (reductions come out contiguous in PyTorch, whatever the input's layout)
+        return np.asarray(s / np.float64(_b.max(n - correction, 0)), dtype=a.dtype, order="C")
 
 
 def _var_bw(g: Tensor, a: Tensor, dims, correction, keepdim, full=False) -> Tensor:

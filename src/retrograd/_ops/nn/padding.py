@@ -59,11 +59,13 @@ def _gather_fw(x, *, index):
 
 def _scatter_fw(g, *, index, sizes):
     # the transpose of _gather_fw: per dim, sum the output positions that read each source
+    # (by index, not a product with a 0/1 matrix: 0 * inf would put NaN where nothing was read)
     out = g
     for (ax, idx), size in reversed(list(zip(index, sizes))):
-        m = np.zeros((len(idx), size), dtype=g.dtype)
-        m[np.arange(len(idx)), idx] = 1
-        out = np.moveaxis(np.tensordot(np.moveaxis(out, ax, -1), m, axes=([-1], [0])), -1, ax)
+        moved = np.moveaxis(out, ax, 0)
+        acc = np.zeros((size,) + moved.shape[1:], dtype=g.dtype)
+        np.add.at(acc, idx, moved)
+        out = np.moveaxis(acc, 0, ax)
     return np.ascontiguousarray(out)
 
 
