@@ -13,7 +13,7 @@ from .._keep_graph import keep_graph
 from .._registry import apply, apply_inplace, primitive
 from ..masked import where, where as _where
 from ..reduction import sum as _sum
-from ..unary import abs as _abs, exp, exp as _exp, sigmoid, sigmoid as _sigmoid, tanh
+from ..unary import exp, sigmoid, sigmoid as _sigmoid, tanh
 from .conv import _t
 
 __all__ = ["softmax", "log_softmax"]
