@@ -89,6 +89,10 @@ def _F(L):
     return L.nn.functional
 
 
+def _finite(x):
+    return x.nan_to_num(0.0, 1e4, -1e4)
+
+
 UNARY = {
     "neg": lambda L, x: -x, "abs": lambda L, x: x.abs(), "exp": lambda L, x: x.exp(),
     "log": lambda L, x: x.log(), "sqrt": lambda L, x: x.sqrt(), "sin": lambda L, x: x.sin(),
@@ -98,11 +102,15 @@ UNARY = {
     "expm1": lambda L, x: x.expm1(), "log1p": lambda L, x: x.log1p(), "atan": lambda L, x: x.atan(),
     "erf": lambda L, x: x.erf(),
     "logsigmoid": lambda L, x: _F(L).logsigmoid(x), "elu": lambda L, x: _F(L).elu(x),
-    "softplus": lambda L, x: _F(L).softplus(x), "gelu": lambda L, x: _F(L).gelu(x),
+    "softplus": lambda L, x: _F(L).softplus(x),
+    # (torch's gelu(+-inf) is +-inf on its vectorized path and NaN on its scalar tail, and its
+    # hardswish'(NaN) NaN and 1: which one an element gets depends on its position and the CPU's
+    # vector width, so these two get finite inputs)
+    "gelu": lambda L, x: _F(L).gelu(_finite(x)),
     "leaky_relu": lambda L, x: _F(L).leaky_relu(x, 0.1), "silu": lambda L, x: _F(L).silu(x),
     "hardtanh": lambda L, x: _F(L).hardtanh(x), "selu": lambda L, x: _F(L).selu(x),
     "celu": lambda L, x: _F(L).celu(x), "mish": lambda L, x: _F(L).mish(x),
-    "softsign": lambda L, x: _F(L).softsign(x), "hardswish": lambda L, x: _F(L).hardswish(x),
+    "softsign": lambda L, x: _F(L).softsign(x), "hardswish": lambda L, x: _F(L).hardswish(_finite(x)),
 }
 
 BINARY = {

@@ -8,12 +8,20 @@ import numpy as np
 
 from .. import _dtype as D
 from .._blas import fused_add, int_scalar
+from .._layout import like_operands
 from .._tensor import Tensor, _scalar_type_name
 from ._common import binary_operands, number_arg, tensor_args
 from ._composite import _R, _inplace, _out, _supports_out, _tname
 from ._deprecated_overloads import NO_ARG, scalar_first
 from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
 from .unary import _nie, _quiet, _zero_rule
+
+
+def _it(out, a, b):
+    """``out`` laid out as PyTorch lays out ``a op b`` (see _layout.like_operands); NumPy's row-major
+    result for operands of conflicting layouts follows the first one there (row-major operands cost
+    one flag test)."""
+    return out if a.flags.c_contiguous and b.flags.c_contiguous else like_operands(out, a, b)
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative", "pow", "add_", "sub_", "mul_",
            "div_", "neg_", "pow_", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod",
@@ -27,13 +35,13 @@ METHODS = ["floor_divide", "remainder", "fmod", "float_power", "atan2", "arctan2
 
 
 # ---------------------------------------------------------------- binary arithmetic
-_add = primitive("add", lambda a, b: a + b, node="AddBackward0", array_rules=True,
+_add = primitive("add", lambda a, b: _it(a + b, a, b), node="AddBackward0", array_rules=True,
                  a=lambda g: g,
                  b=lambda g: g)
 _add_alpha = primitive("add_alpha", lambda a, b, *, alpha: fused_add(a, b, alpha), node="AddBackward0", array_rules=True,
                        a=lambda g: g,
                        b=lambda g, alpha: g * alpha)
-_sub = primitive("sub", lambda a, b: a - b, node="SubBackward0", array_rules=True,
+_sub = primitive("sub", lambda a, b: _it(a - b, a, b), node="SubBackward0", array_rules=True,
                  a=lambda g: g,
                  b=lambda g: -g)
 _sub_alpha = primitive("sub_alpha", lambda a, b, *, alpha: fused_add(a, b, -alpha), node="SubBackward0", array_rules=True,
@@ -48,11 +56,11 @@ _rsub = primitive("rsub", lambda a, b, *, alpha: b - int_scalar(alpha, a.dtype) 
 _rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - int_scalar(alpha, a.dtype) * a,
                          node="RsubBackward1", array_rules=True,
                          a=lambda g, alpha: g * -alpha)
-_mul = primitive("mul", lambda a, b: a * b, node="MulBackward0", array_rules=True,
+_mul = primitive("mul", lambda a, b: _it(a * b, a, b), node="MulBackward0", array_rules=True,
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a)
 # d/db a/b = -(a/b)/b, in PyTorch's order: b * b would overflow (or underflow to 0) first
-_div = primitive("div", _quiet(lambda a, b: a / b), node="DivBackward0",
+_div = primitive("div", _quiet(lambda a, b: _it(a / b, a, b)), node="DivBackward0",
                  a=lambda g, b: g / b,
                  b=lambda g, a, b: -g * ((a / b) / b))
 # float16 tensor (*|/) CPU scalar: PyTorch's CPU kernels compute in float32 with the scalar
@@ -252,7 +260,7 @@ def _pow_fw(a, b):
             return np.where(neg, np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0)), r).astype(
                 r.dtype, copy=False)
     with _np_err():
-        return np.power(a, b)
+        return _it(np.power(a, b), a, b)
 
 
 # PyTorch's pow_backward_self / pow_backward_exponent: a zero exponent gives a zero gradient
@@ -635,7 +643,7 @@ def _atan2_rule_b(g, a, b):
     return g * -a * _atan2_recip(a, b)
 
 
-_atan2 = primitive("atan2", _quiet(lambda a, b: np.arctan2(a, b)), node="Atan2Backward0",
+_atan2 = primitive("atan2", _quiet(lambda a, b: _it(np.arctan2(a, b), a, b)), node="Atan2Backward0",
                    a=_atan2_rule_a, b=_atan2_rule_b)
 
 
@@ -660,7 +668,7 @@ def atan2_(self: Tensor, other: Tensor) -> Tensor:
 
 arctan2, arctan2_ = atan2, atan2_
 
-_hypot = primitive("hypot", _quiet(lambda a, b: np.hypot(a, b)), node="HypotBackward0",
+_hypot = primitive("hypot", _quiet(lambda a, b: _it(np.hypot(a, b), a, b)), node="HypotBackward0",
                    a=lambda g, a, out: g * a / out,
                    b=lambda g, b, out: g * b / out)
 

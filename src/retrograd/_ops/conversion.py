@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._layout import check_memory_format, copied, preserve_format
+from .._layout import check_memory_format, copied, like_input, preserve_format
 from .._tensor import Tensor
 from ._common import to_tensor
 from ._registry import apply, apply_inplace, primitive
@@ -63,8 +63,8 @@ _clone = primitive("clone", lambda a, *, memory_format=None: copied(a, memory_fo
 def _astype(a, *, npd):
     if npd.kind in "iub" and a.dtype.kind == "f":
         with np.errstate(invalid="ignore", over="ignore"):  # nan/inf -> int: PyTorch is silent
-            return a.astype(npd)
-    return a.astype(npd)
+            return like_input(a.astype(npd), a)
+    return like_input(a.astype(npd), a)  # (an expanded input's copy: laid out as PyTorch's)
 
 
 _to_dtype = primitive("to_dtype", _astype, node="ToCopyBackward0",

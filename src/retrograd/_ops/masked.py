@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
+from .._layout import like_operands
 from ._common import binary_operands, broadcast_error, scalar_tensor
 from ._composite import _out
 from ._out import same_dtype, with_out
@@ -15,8 +16,16 @@ METHODS = ["masked_fill", "masked_select", "masked_scatter", "masked_fill_", "ma
 
 
 # ---------------------------------------------------------------- where / clamp
+def _where_fw(cond, a, b):
+    out = np.where(cond, a, b)  # (laid out as PyTorch's, whose operands are cond, a, b in that order)
+    if cond.flags.c_contiguous and a.flags.c_contiguous and b.flags.c_contiguous:
+        return out
+    return like_operands(out, cond, a, b)
+
+
+
 # PyTorch: where(cond, g, 0) (a product with the mask would turn an infinite g into NaN)
-_where = primitive("where", lambda cond, a, b: np.where(cond, a, b), node="WhereBackward0",
+_where = primitive("where", lambda cond, a, b: _where_fw(cond, a, b), node="WhereBackward0",
                    a=lambda g, cond: where(cond, g, 0.0),
                    b=lambda g, cond: where(cond, 0.0, g))
 

@@ -82,6 +82,10 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
     ds = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
     if len(sh) != len(ds):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(ds)}")
+    if len(ds) == 1 and input._data.size == 0:  # (PyTorch returns a copy before looking at the dim)
+        return apply(_roll, (input,), {"shifts": sh, "dims": None})
+    if input._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {ds[0]} but tensor has no dimensions")
     ds = tuple(wrap_dim(d, input._data.ndim) for d in ds)
     return apply(_roll, (input,), {"shifts": sh, "dims": ds})
 

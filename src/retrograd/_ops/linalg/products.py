@@ -32,7 +32,8 @@ _mm = primitive("mm", lambda a, b: blas_mm(a, b), node="MmBackward0",
 _mv = primitive("mv", lambda a, b: a @ b, node="MvBackward0",
                 a=lambda g, b: outer(g, b),
                 b=lambda g, a: mv(t_(a), g))
-_dot = primitive("dot", lambda a, b: np.asarray(np.dot(a, b)), node="DotBackward0",
+# (+ 0: PyTorch's dot accumulates from +0, so a sum of -0 products is +0)
+_dot = primitive("dot", lambda a, b: np.asarray(np.dot(a, b) + 0), node="DotBackward0",
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a)
 # Batched products with broadcasting batch dims; grads are summed back by the engine.

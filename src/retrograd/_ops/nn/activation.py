@@ -537,7 +537,8 @@ def leaky_relu_inplace(input: Tensor, negative_slope: float) -> Tensor:
 def _logsigmoid_np(x):
     # ATen: min(x, 0) - log1p(exp(-|x|))  (+inf gives +0, not -0)
     with _err():
-        return (np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+        # (contiguous whatever the input's layout, as PyTorch's result)
+        return np.asarray(np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x))), dtype=x.dtype, order="C")
 
 
 def _logsigmoid_bw_np(gy, x):
