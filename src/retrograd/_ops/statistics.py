@@ -29,8 +29,14 @@ def _var_np(a, dims, correction, keepdim):
     with _errstate():
         m = _np_mean(a, dims, True) if dims else a  # (no "Mean of empty slice" warning)
         s = ((a - m) ** 2).sum(axis=dims, keepdims=keepdim)
-        if dims and a.size:  # PyTorch's Welford pass gives exactly 0 for a slice of equal finite values,
-            hi = np.maximum.reduce(a, axis=dims, keepdims=keepdim)  # where the mean's rounding leaves ~1e-16
+        if dims and a.size and a.dtype in (np.float32, np.float64):
+            if a.size <= n:  # one result: PyTorch's std_var_all_cpu, squares of (x - mean) summed in double
+                d = a.astype(np.float64) - np.float64(_np_mean(a))
+                return np.asarray(np.add.reduce(d * d, axis=dims, keepdims=keepdim) / np.float64(_b.max(n - correction, 0)),
+                                  dtype=a.dtype, order="C")
+            # several: PyTorch's Welford pass, which gives exactly 0 for a slice of equal finite values
+            # (the two-pass formula above leaves the mean's rounding there, ~1e-16 relative)
+            hi = np.maximum.reduce(a, axis=dims, keepdims=keepdim)
             s = np.where((hi == np.minimum.reduce(a, axis=dims, keepdims=keepdim)) & np.isfinite(hi), 0, s)
         # (reductions come out contiguous in PyTorch, whatever the input's layout)
         return np.asarray(s / np.float64(_b.max(n - correction, 0)), dtype=a.dtype, order="C")

@@ -151,3 +151,11 @@ def test_matmul_operator_with_tensors_and_ndarrays_like_torch():
     assert run(rg) == run(torch)
     with pytest.raises(TypeError, match="must be Tensor, not list"):
         rg.ones(2, 2).matmul([1., 1.])
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+def test_dot_of_negative_zero_products_is_positive_zero():
+    for a, b in (([-0.0], [1.0]), ([-0.0, -0.0], [1.0, 2.0]), ([0.0], [-1.0])):
+        r = rg.dot(rg.tensor(a), rg.tensor(b))
+        t = torch.dot(torch.tensor(a), torch.tensor(b))
+        assert (r.item(), bool(np.signbit(r.item()))) == (t.item(), bool(torch.signbit(t)))

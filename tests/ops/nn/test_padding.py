@@ -5,6 +5,7 @@ import pytest
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
+from .._differential_helpers import assert_same_derivatives  # noqa: E402
 
 
 @pytest.mark.parametrize("mode,shape", [("reflect", (2, 3, 4)), ("replicate", (1, 2, 3, 4))])
@@ -24,3 +25,11 @@ def test_pad_reflect_int_and_empty():
     a = torch.nn.functional.pad(torch.zeros(0, 3, 3), (1, 1), mode="replicate")
     b = rg.nn.functional.pad(rg.zeros(0, 3, 3), (1, 1), mode="replicate")
     assert tuple(a.shape) == tuple(b.shape)
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular", "constant"])
+def test_pad_backward_has_no_nan_where_nothing_infinite_was_read(mode):
+    # sqrt'(0) = inf at the first entry; the others must keep finite gradients (no 0 * inf)
+    for pad in ((2, 2), (1, 2, 0, 1)):
+        assert_same_derivatives(lambda L, x: L.nn.functional.pad(x, pad, mode=mode).sqrt(), [[[0.0, 1.0, 2.0], [4.0, 0.5, 9.0]]])
