@@ -18,6 +18,7 @@ from ._reduction_helpers import LIBS, _both as _both_reduce, _np as _np_reduce  
 from ._ties_helpers import CASES, _both as _both_ties, _dims  # noqa: E402
 from ._expression_helpers import F, FG, I, _pair as _pair_expr, _same_error  # noqa: E402
 from ._differential_helpers import assert_same_derivatives, assert_same_layout  # noqa: E402
+from parity import same_error  # noqa: E402
 
 
 # ------------------------------------------------------------------ reductions on 0-d tensors
@@ -341,3 +342,9 @@ def test_amax_amin_keep_the_first_tied_signed_zero(values, name):
                                 lambda L, x: x.amin((0, -1))])
 def test_reductions_are_contiguous_whatever_the_input_layout(op):
     assert_same_layout(op)
+
+
+@pytest.mark.parametrize("call", [lambda L: L.zeros(2, 0).amax(-1), lambda L: L.zeros(0, 3).amin((-2, 1)),
+                                  lambda L: L.zeros(0, 3).norm(float("inf")), lambda L: L.zeros(0, 3).norm(float("inf"), -2)])
+def test_empty_reduction_messages_name_the_dim_as_given(call):
+    same_error(call)

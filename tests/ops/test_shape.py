@@ -104,3 +104,7 @@ def test_in_place_through_an_expand_that_shares_no_memory(shape, sizes):
 
 def test_in_place_through_an_overlapping_expand_still_raises():
     same_error(lambda L: L.zeros(1, 3).expand(2, 3).add_(1))
+
+
+def test_expand_without_sizes_is_a_type_error():
+    same_error(lambda L: L.tensor(1.0).expand())

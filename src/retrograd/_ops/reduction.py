@@ -310,7 +310,10 @@ def _amax_amin(op, name: str, input: Tensor, dim, keepdim: bool) -> Tensor:
     if input._data.size == 0:
         if not dims or dim is None or dim == ():
             _empty_full(input, name)
-        _empty_dims(input, dims, name)
+        given = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+        for d in given:  # (PyTorch names the dim as given: -1 stays -1)
+            if input._data.shape[wrap_dim(d, input._data.ndim)] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     return apply(op, (input,), {"dims": dims, "keepdim": bool(keepdim)})
 
 
@@ -558,7 +561,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtyp
 
         _check_out("linalg_vector_norm", out, input)
         return linalg.vector_norm(input, p, dims, keepdim, dtype=dtype, out=out)
-    return linalg.vector_norm(input, p, dims, keepdim, dtype=dtype)
+    # (the dim as given: linalg.vector_norm's empty-input messages name it, or say "every dim" for None)
+    given = dims if isinstance(dim, (tuple, list)) and len(dim) == 0 else dim
+    return linalg.vector_norm(input, p, given, keepdim, dtype=dtype)
 
 
 # ---------------------------------------------------------------- logical / counting (no grad)

@@ -101,6 +101,8 @@ def sum_to(input: Tensor, shape) -> Tensor:
 
 def expand(input: Tensor, *sizes, size=None) -> Tensor:
     """A broadcast view of ``input`` with ``sizes`` (-1 keeps a dim)."""
+    if not sizes and size is None:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     sizes = parse_shape(sizes if size is None else (size,))
     src = input._data.shape
     if len(sizes) < len(src):

@@ -8,6 +8,7 @@ import retrograd
 import retrograd as rg
 
 torch = pytest.importorskip("torch")
+from parity import same_error  # noqa: E402
 
 
 torch.set_default_dtype(torch.float32)
@@ -43,3 +44,18 @@ def test_einsum_saves_the_summed_operand_not_the_operand(eq, sa, sb):
     (y1, g1), (y2, g2) = run(rg), run(torch)
     np.testing.assert_allclose(y1, y2, rtol=1e-6)
     np.testing.assert_allclose(g1, g2, rtol=1e-6)
+
+
+@pytest.mark.parametrize("eq, shapes", [("ii->i", [(1, 2)]), ("ii->i", [(2, 0)]), ("ij,ii->i", [(2, 2), (2, 3)])])
+def test_einsum_repeated_subscript_sizes_message(eq, shapes):
+    same_error(lambda L: L.einsum(eq, *[L.zeros(s) for s in shapes]))
+
+
+def test_einsum_permutation_is_a_view():
+    out = []
+    for L in (rg, torch):
+        a = L.arange(6.0).reshape(2, 3)
+        b = L.einsum("ij->ji", a)
+        b.add_(1)
+        out.append((a.tolist(), b._is_view(), b.stride()))
+    assert out[0] == out[1]

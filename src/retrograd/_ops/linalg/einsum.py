@@ -194,7 +194,12 @@ def _einsum(equation: str, operands: list) -> Tensor:
     # Sizes: equal, or 1 (broadcast: expand that operand).
     sizes: dict = {}
     for i, (lab, x) in enumerate(zip(terms, operands)):
+        first: dict = {}
         for c, s in zip(lab, x._data.shape):
+            if c in first and s != first[c]:  # (a diagonal's sizes are checked before broadcasting)
+                raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {i} but the sizes don't match, "
+                                   f"{s} != {first[c]}")
+            first.setdefault(c, s)
             prev = sizes.get(c)
             if prev is None or prev == 1:
                 sizes[c] = s
@@ -221,6 +226,11 @@ def _einsum(equation: str, operands: list) -> Tensor:
     lo_final = "".join(out_labels)
     if len(ops) == 1:
         x, la = ops[0]
+        if sorted(la) == sorted(lo_final) and len(set(la)) == len(la):
+            # a pure permutation is a view in PyTorch (writes through it reach the operand)
+            from ..shape import permute
+
+            return permute(x, tuple(la.index(c) for c in lo_final))
         return apply(_einsum1, (x,), {"la": la, "lo": lo_final})
     acc, la = ops[0]
     for k in range(1, len(ops)):
