@@ -103,12 +103,12 @@ UNARY = {
     "erf": lambda L, x: x.erf(),
     "logsigmoid": lambda L, x: _F(L).logsigmoid(x), "elu": lambda L, x: _F(L).elu(x),
     "softplus": lambda L, x: _F(L).softplus(x),
-    # (torch's gelu(+-inf) is +-inf on its vectorized path and NaN on its scalar tail, and its
-    # hardswish'(NaN) NaN and 1: which one an element gets depends on its position and the CPU's
-    # vector width, so these two get finite inputs)
+    # (torch's gelu(+-inf) is +-inf on its vectorized path and NaN on its scalar tail, its
+    # hardswish'(NaN) NaN and 1, its hardtanh'(NaN) 0 and g: which one an element gets depends on
+    # its position and the CPU's vector width, so these get finite inputs)
     "gelu": lambda L, x: _F(L).gelu(_finite(x)),
     "leaky_relu": lambda L, x: _F(L).leaky_relu(x, 0.1), "silu": lambda L, x: _F(L).silu(x),
-    "hardtanh": lambda L, x: _F(L).hardtanh(x), "selu": lambda L, x: _F(L).selu(x),
+    "hardtanh": lambda L, x: _F(L).hardtanh(_finite(x)), "selu": lambda L, x: _F(L).selu(x),
     "celu": lambda L, x: _F(L).celu(x), "mish": lambda L, x: _F(L).mish(x),
     "softsign": lambda L, x: _F(L).softsign(x), "hardswish": lambda L, x: _F(L).hardswish(_finite(x)),
 }

@@ -31,9 +31,10 @@ GROWING = {"expand", "cat", "stack", "pad", "einsum", "matmul"}
 MAX_NUMEL = 60  # operands larger than this only shrink or keep their size (programs stay fast)
 # Ops whose result's sign of zero, when +0 and -0 tie, depends on the CPU in torch (SIMD lanes of
 # its vectorized reductions: max()/min() of all elements; amax/amin and max/min along a dim keep
-# the first tied zero only for slices shorter than a vector): zeros from them, and from values
+# the first tied zero only for slices shorter than a vector; maximum/minimum return the first
+# operand on the scalar path and the second on the vector path): zeros from them, and from values
 # computed from them, are compared without their sign.
-CPU_ZERO_SIGN = {"max", "min", "median", "norm"}
+CPU_ZERO_SIGN = {"max", "min", "median", "norm", "maximum", "minimum"}
 SHORT_ZERO_SIGN = {"amax", "amin", "max_dim", "min_dim", "median_dim", "sort", "prod", "cumprod"}
 
 
@@ -172,7 +173,9 @@ class Runner:
 
     def _hook(self, at: int, scale: bool):
         def hook(g):
-            self.log.append(("hook", self.phase, at, self._desc(g, 0)))
+            # (a backward pass redoes the forward chain: its values' tolerance as the gradients')
+            depth = (3 if self.phase == "grad2" else 2) * max(self.depth, default=0) + 1
+            self.log.append(("hook", self.phase, at, self._desc(g, depth)))
             return g * 2 if scale else None
         return hook
 

@@ -95,3 +95,9 @@ def test_index_reduce_grads_with_ties(reduce, include_self):
                                                ((0,), 0, [0]), ((3, 2), 0, [3]), ((3, 2), 1, [2])])
 def test_index_select_out_of_range_and_empty_messages(shape, dim, index):
     same_error(lambda L: L.zeros(shape).index_select(dim, L.tensor(index, dtype=L.int64)))
+
+
+@pytest.mark.parametrize("shape, dim", [((3, 2), 1), ((2, 3, 2), 1), ((2, 3, 2), 2), ((3, 2), 0), ((2, 3), -1)])
+def test_index_select_out_of_range_type_depends_on_the_dim_kernel(shape, dim):
+    # PyTorch's kernel for dim 1 raises RuntimeError (INDICES ...), the general one IndexError
+    same_error(lambda L: L.zeros(shape).index_select(dim, L.tensor([5])))

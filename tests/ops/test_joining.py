@@ -55,3 +55,8 @@ def test_cat_of_channels_last_inputs_stays_channels_last():
         y = x.reshape(1, 2, 3, 4).contiguous(memory_format=L.channels_last)
         return L.cat([y, y], 1)
     assert_same_layout(f, lambda L: {"nchw": L.arange(24.0)})
+
+
+def test_cat_of_legacy_empty_vectors_ignores_the_dim():
+    out = [tuple(L.cat([L.zeros(0), L.zeros(0)], 1).shape) for L in (retrograd, torch)]
+    assert out[0] == out[1]

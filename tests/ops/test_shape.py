@@ -108,3 +108,12 @@ def test_in_place_through_an_overlapping_expand_still_raises():
 
 def test_expand_without_sizes_is_a_type_error():
     same_error(lambda L: L.tensor(1.0).expand())
+
+
+def test_in_place_on_an_expanded_empty_tensor():
+    out = []
+    for L in (rg, torch):
+        y = L.zeros(3, 0, 1).expand(3, 0, 2)
+        y.tanh_()
+        out.append(tuple(y.shape))
+    assert out[0] == out[1]

@@ -63,7 +63,7 @@ def _bounds(idx: np.ndarray, size: int, dim: int, kind: str) -> np.ndarray:
     if bad.size:
         i = int(bad[0])
         if kind == "index_select":
-            if dim != 0:  # PyTorch's two code paths (dim 0 or not) word this differently
+            if dim == 1:  # PyTorch's kernel for dim 1 (index_select_out_cpu_dim1_) words this differently
                 raise RuntimeError(f"INDICES element is out of DATA bounds, id={i} axis_dim={size}")
             raise IndexError("index out of range in self")
         msg = f"index {i} is out of bounds for dimension {dim} with size {size}"

@@ -115,7 +115,7 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     real = [t for t in ts if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
     ref = real[0] if real else ts[0]
     nd = ref._data.ndim
-    d = wrap_dim(dim, nd)
+    d = wrap_dim(dim, nd) if real else 0  # (only legacy empty 1-d inputs: PyTorch ignores the dim)
     spans, off = [], 0
     for i, t in enumerate(ts):
         if t is not ref and t._data.ndim == 1 and t._data.shape[0] == 0:

@@ -81,7 +81,7 @@ def _expand_fw(a, *, shape):
                 st[i] = a.strides[i - lead]
         elif shape[i] == 1 and i + 1 < nd:
             st[i] = shape[i + 1] * st[i + 1]
-    if a.flags.writeable and not any(s == 0 and n > 1 for s, n in zip(st, shape)):
+    if a.flags.writeable and (0 in shape or not any(s == 0 and n > 1 for s, n in zip(st, shape))):
         # no two elements share memory: torch allows writing through this view (x.expand(x.shape).add_(1))
         return np.lib.stride_tricks.as_strided(a, shape, st)
     out = np.broadcast_to(a, shape)  # (the usual case: NumPy's strides are already torch's)

@@ -40,3 +40,8 @@ def test_pad_backward_has_no_nan_where_nothing_infinite_was_read(mode):
 @pytest.mark.parametrize("shape, pad", [((0, 3), (1, 1)), ((2, 0, 3), (1, 1)), ((1, 0, 3, 3), (1, 1, 1, 1))])
 def test_reflect_replicate_pad_of_empty_non_batch_dims_message(mode, shape, pad):
     same_error(lambda L: L.nn.functional.pad(L.zeros(shape), pad, mode=mode))
+
+
+def test_zero_padding_copies_in_the_input_layout():
+    out = [L.nn.functional.pad(L.zeros(2, 3).t(), (0, 0)).stride() for L in (rg, torch)]
+    assert out[0] == out[1]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._layout import copied
 from ..._tensor import Tensor
 from .._keep_graph import keep_graph
 from .._registry import apply, primitive
@@ -26,7 +27,7 @@ def _const_pad_fw(x, *, pad, value):
         out = np.full(tuple(s + a + b for s, (a, b) in zip(y.shape, widths)), value, dtype=x.dtype)
         out[tuple(slice(a, a + s) for s, (a, _) in zip(y.shape, widths))] = y
         return out
-    return y.copy()
+    return copied(y, None)  # (no padding: PyTorch's clone, laid out as the input)
 
 
 _const_pad_op = primitive("constant_pad_nd", _const_pad_fw, node="ConstantPadNdBackward0",
