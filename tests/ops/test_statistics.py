@@ -188,3 +188,16 @@ def test_std_var_with_one_result_sum_squares_in_double(shape, dim, dtype):
             # the mean: NumPy's pairwise sum vs ATen's cascade sum of at most 14 terms, a few roundings
             eps = float(np.finfo(dtype).eps)
             np.testing.assert_allclose(r.numpy(), t.numpy(), rtol=8 * eps, atol=8 * eps * abs(values).max())
+
+
+@pytest.mark.parametrize("values, correction", [([0.0], 1), (0.0, 1), ([1.0, 2.0], 2)])
+def test_var_gradient_without_degrees_of_freedom_is_a_constant(values, correction):
+    # PyTorch's var_backward: grad * where(x == mean, nan, inf), not differentiable again
+    out = []
+    for L in (rg, torch):
+        x = L.tensor(values, dtype=L.float64, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g, = L.autograd.grad(x.var(correction=correction), x, create_graph=True)
+        out.append((str(g.tolist()), g.requires_grad))  # (str: NaN == NaN)
+    assert out[0] == out[1]

@@ -47,8 +47,11 @@ def _var_bw(g: Tensor, a: Tensor, dims, correction, keepdim, full=False) -> Tens
     if full and n - correction <= 0:
         # PyTorch's var_backward for a full reduction (dim None or a 0-d input) with no degrees of
         # freedom: infinity * (x - mean), written as NaN where x equals the mean and inf elsewhere.
+        # (a constant, as PyTorch's where(self == mean, nan, inf): not differentiable again)
+        from .masked import where
+
         m = _mean(a) if a.ndim else a
-        return g * masked_fill(masked_fill(a * 0, a == m, float("nan")), a != m, float("inf"))
+        return g * where(a == m, float("nan"), float("inf"))
     scale = 2.0 / (n - correction) if n != correction else float("inf")
     centered = a - _mean(a, dims, keepdim=True) if dims else a * 0
     return unsqueeze_dims(g, dims, keepdim, a.shape) * scale * centered
