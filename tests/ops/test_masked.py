@@ -35,3 +35,11 @@ def test_masked_fill_result_is_contiguous():
                                 lambda L, x: L.where(x.contiguous() > 0, x, 1.0)])
 def test_where_follows_its_first_operand_that_orders_the_dims(op):
     assert_same_layout(op)
+
+
+@pytest.mark.parametrize("shapes", [((3,), (3,), (5,)), ((5,), (3,), (5,)), ((3, 2), (2,), (4, 2)), ((3,), (4,), (3,))])
+def test_where_broadcast_error_names_the_failing_pair(shapes):
+    from parity import same_error
+
+    c, a, b = shapes
+    same_error(lambda L: L.where(L.zeros(c) > 0, L.zeros(a), L.zeros(b)))

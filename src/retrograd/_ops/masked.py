@@ -66,6 +66,14 @@ def where(condition, input=None, other=None, *, out=None):
         rt = D.result_type(input, other)  # two numbers: e.g. where(c, 2, 0.5) is float32
         return _out(apply(_where, (cond, scalar_tensor(input, rt), scalar_tensor(other, rt))), out, inputs=(cond,))
     a, b, cast = binary_operands(input, other, "where")
+    try:  # (PyTorch broadcasts cond, input, other in turn and names the pair that fails)
+        np.broadcast_shapes(cond._data.shape, a._data.shape, b._data.shape)
+    except ValueError:
+        try:
+            acc = np.broadcast_shapes(cond._data.shape, a._data.shape)
+        except ValueError:
+            raise broadcast_error(cond._data.shape, a._data.shape) from None
+        raise broadcast_error(acc, b._data.shape) from None
     r = apply(_where, (cond, a, b)) if cast is None else _where_cast(cond, a, b, cast)
     if out is not None and out._data.dtype != r._data.dtype:  # (where's own check and words)
         from .._tensor import _scalar_type_name as _n
