@@ -67,12 +67,13 @@ def main(argv=None) -> int:
         worker = subprocess.Popen([sys.executable, "-m", "tests.fuzz", "--worker", "--seed", str(seed),
                                    "--steps", str(args.steps)], stdout=subprocess.PIPE, text=True,
                                   env=dict(os.environ), bufsize=1)
-        current = seed
+        current, timed_out = seed, False
         for line in worker.stdout:
             msg = json.loads(line)
             current = msg["seed"]
             if msg.get("start"):
                 if time.monotonic() >= deadline:
+                    timed_out = True
                     break
                 continue
             totals["programs"] += 1
@@ -83,7 +84,7 @@ def main(argv=None) -> int:
                 if len(examples[found[0]]) < args.show:
                     examples[found[0]].append((current, found[1]))
             seed = current + 1
-        if worker.poll() is None:
+        if timed_out:
             worker.kill()
             worker.wait()
             break
