@@ -170,3 +170,15 @@ def test_gathering_results_are_row_major(case):
         return y.shape, y.stride(), y.is_contiguous(), y.view(-1).shape
 
     assert run(rg) == run(torch)
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("view", [lambda x: x.permute(2, 1, 0)[:1], lambda x: x.permute(1, 0, 2)[:, :, ::2],
+                                  lambda x: x.t()[::2] if x.dim() == 2 else x[0].t()[::2],
+                                  lambda x: x[:, :1].expand(2, 3, 4)])
+def test_clone_of_a_non_dense_view_keeps_its_dimension_order(view):
+    # torch's empty_like(preserve_format) infers dense strides in the order of the view's own
+    r = view(rg.arange(24.0).reshape(2, 3, 4)).clone()
+    t = view(torch.arange(24.0).reshape(2, 3, 4)).clone()
+    assert r.tolist() == t.tolist()
+    assert [s for s, n in zip(r.stride(), r.shape) if n > 1] == [s for s, n in zip(t.stride(), t.shape) if n > 1]

@@ -159,10 +159,14 @@ def _packed(a: np.ndarray, perm: tuple) -> np.ndarray:
 def copied(a: np.ndarray, fmt) -> np.ndarray:
     """A fresh copy of ``a`` laid out in ``fmt`` (``preserve_format``/None: ``a``'s own dense order)."""
     if fmt is None or fmt is preserve_format:
-        # PyTorch's clone keeps the strides of a dense, non-overlapping tensor and makes
-        # anything else (expanded, sliced) contiguous
+        # PyTorch's clone keeps the strides of a dense, non-overlapping tensor; anything else
+        # (expanded, sliced) gets dense strides in the order of its own (infer_dense_strides)
         if not _dense(a):
-            return a.copy(order="C")
+            if a.size == 0 or min(a.strides, default=1) < 0:
+                return a.copy(order="C")
+            out = np.lib.stride_tricks.as_strided(np.empty(a.size, a.dtype), a.shape, _infer_dense_strides(a))
+            out[...] = a
+            return out
         if a.size == 0 or min(a.strides, default=1) <= 0:
             return a.copy(order="K")
         # the very same strides (NumPy's order="K" would renumber size-1 dimensions)
@@ -175,6 +179,109 @@ def copied(a: np.ndarray, fmt) -> np.ndarray:
     if a.ndim != rank:
         relaid(a, fmt)  # (raises torch's rank error)
     return _packed(a, perm)
+
+
+def _infer_dense_strides(a: np.ndarray) -> tuple:
+    """PyTorch's infer_dense_strides: dense byte strides that keep the order of ``a``'s strides
+    (an insertion sort of the dims, innermost first; a zero stride is ambiguous and keeps its place,
+    equal strides put the smaller dim inside).
+
+    >>> import numpy as np
+    >>> _infer_dense_strides(np.zeros((4, 6)).T[:, ::2]) == (8, 24)
+    True
+    """
+    shape, st = a.shape, a.strides
+    perm = list(range(a.ndim - 1, -1, -1))
+
+    def order(d0: int, d1: int) -> int:
+        if st[d0] == 0 or st[d1] == 0:
+            return 0
+        if st[d0] != st[d1]:
+            return -1 if st[d0] < st[d1] else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, a.ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = order(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out, step = [0] * a.ndim, a.itemsize
+    for d in perm:
+        out[d] = step
+        if shape[d] > 1:
+            step *= shape[d]
+    return tuple(out)
+
+
+def like_input(out: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """``out`` (shaped like ``a``) laid out as PyTorch lays out a fresh result made from ``a``
+    elementwise or with ``empty_like(a)``: ``a``'s own strides when dense, else dense strides in the
+    order of ``a``'s (an expanded or sliced ``a``); ``out`` itself when it already is."""
+    if a.flags.c_contiguous or out.shape != a.shape or a.ndim < 2 or out.size == 0:
+        return out
+    want = tuple(s // a.itemsize * out.itemsize for s in _infer_dense_strides(a))
+    if out.strides == want:
+        return out
+    r = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), out.shape, want)
+    r[...] = out
+    return r
+
+
+def like_operands(out: np.ndarray, *arrays) -> np.ndarray:
+    """``out`` laid out as PyTorch's TensorIterator lays out an elementwise result of ``arrays``
+    (broadcast to ``out``'s shape): dims ordered by the first operand whose strides tell two dims
+    apart (a broadcast dim tells nothing), dense in that order; ``out`` itself when it already is.
+
+    >>> import numpy as np
+    >>> t = np.zeros((3, 2)).T
+    >>> like_operands(t + np.zeros((2, 3)), t, np.zeros((2, 3))).strides
+    (8, 16)
+    """
+    shape, nd = out.shape, out.ndim
+    if nd < 2 or out.size == 0:
+        return out
+    ops = []
+    for x in arrays:
+        if isinstance(x, np.ndarray) and x.ndim:
+            off = nd - x.ndim
+            ops.append([0] * off + [0 if n == 1 and shape[off + i] != 1 else s
+                                    for i, (s, n) in enumerate(zip(x.strides, x.shape))])
+
+    def order(d0: int, d1: int) -> int:
+        for st in ops:
+            if st[d0] == 0 or st[d1] == 0:
+                continue
+            if st[d0] != st[d1]:
+                return -1 if st[d0] < st[d1] else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(nd - 1, -1, -1))
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = order(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    if perm == list(range(nd - 1, -1, -1)):
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+    want, step = [0] * nd, out.itemsize
+    for d in perm:
+        want[d] = step
+        step *= shape[d]
+    if out.strides == tuple(want):
+        return out
+    r = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), shape, want)
+    r[...] = out
+    return r
 
 
 def like_strides(a: np.ndarray, itemsize: int, fmt) -> tuple | None:

@@ -105,3 +105,19 @@ def test_allow_mutation_with_custom_function_save_for_backward():
             y.sum().backward()
         return a.grad.numpy()
     np.testing.assert_array_equal(run(rg), run(torch))
+
+
+@pytest.mark.parametrize("make, modify", [(lambda x: x.max(), lambda y: y.fill_(1)),
+                                          (lambda x: x.max(0)[0], lambda y: y.add_(1)),
+                                          (lambda x: x.pow(2), lambda y: y.mul_(2))])
+def test_version_error_names_the_node_as_torch(make, modify):
+    # the modified tensor's node, "Backward0" dropped and other numbers kept: Add, Fill2, Max1
+    from parity import same_error
+
+    def f(L):
+        x = L.arange(3.0, requires_grad=True)
+        y = make(x)
+        z = (y * y).sum()
+        modify(y)
+        z.backward()
+    same_error(f)

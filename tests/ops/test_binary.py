@@ -19,6 +19,7 @@ from ._elementwise_helpers import LIBS, _close, _short  # noqa: E402
 from ._pointwise_helpers import EDGES, INF, NAN, _grads, _pair, _raises_like, _same  # noqa: E402
 from ._compare_helpers import _both, _raises_like as _raises_like_ops, _same as _same_ops  # noqa: E402
 from ._expression_helpers import B, F, I, _same_error  # noqa: E402
+from ._differential_helpers import assert_same_layout  # noqa: E402
 
 TOL = {"float32": dict(rtol=2e-5, atol=2e-6), "float64": dict(rtol=1e-10, atol=1e-12)}
 
@@ -738,3 +739,12 @@ def test_alpha_grad():
         ga, gb = lib.autograd.grad(lib.sub(a, b, alpha=0.5).sum(), (a, b))
         np.testing.assert_allclose(ga.numpy(), [1., 1.])
         np.testing.assert_allclose(gb.numpy(), [-0.5, -0.5])
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("name", ["add", "sub", "mul", "div", "pow", "atan2", "hypot", "maximum", "minimum"])
+def test_operands_of_conflicting_layouts_give_the_first_ones_layout(name):
+    # torch's TensorIterator orders the dims by the first operand whose strides tell them apart
+    assert_same_layout(lambda L, x: getattr(L, name)(x, x.contiguous().abs() + 1))
+    assert_same_layout(lambda L, x: getattr(L, name)(x.contiguous(), x.abs() + 1))
+    assert_same_layout(lambda L, x: getattr(L, name)(x, x[..., :1].abs() + 1))

@@ -13,6 +13,7 @@ torch = pytest.importorskip("torch")
 from ._elementwise_helpers import LIBS  # noqa: E402
 from ._reduce_shape_helpers import _dt, _raises_same, _same  # noqa: E402
 from .._error_compare import _err  # noqa: E402
+from ._differential_helpers import assert_same_derivatives, assert_same_layout  # noqa: E402
 
 
 # ====================================================================== casts with memory_format
@@ -101,3 +102,20 @@ def test_resize_and_resize_as():
             warnings.simplefilter("ignore")
             r, t = _err(lambda: retrograd.arange(6.).resize(*args), lambda: torch.arange(6.).resize(*args))
         assert r == t
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("overwrite", [lambda y: y.zero_(), lambda y: y.fill_(0.0), lambda y: y.copy_(y.detach() * 0),
+                                       lambda y: y.fill_(rg.tensor(0.0) if isinstance(y, rg.Tensor) else torch.tensor(0.0))])
+def test_overwritten_values_get_zero_gradient_not_nan(overwrite):
+    # y = x * 1 overwritten by zeros, then sqrt: sqrt'(0) = inf reaches the overwrite's backward,
+    # which must give x exact zeros (torch: zeros_like(grad)), not inf * 0 = NaN
+    def f(L, x):
+        y = x * 1
+        overwrite(y)
+        return y.sqrt()
+    assert_same_derivatives(f, [1.0, 2.0])
+
+
+def test_to_dtype_of_an_expanded_tensor_is_laid_out_as_torch():
+    assert_same_layout(lambda L, x: x.to(L.float32))

@@ -5,6 +5,7 @@ import pytest
 import retrograd
 
 torch = pytest.importorskip("torch")
+from ._differential_helpers import assert_same_layout  # noqa: E402
 
 
 def test_type_checks_and_tri_indices_errors_like_torch():
@@ -21,3 +22,9 @@ def test_type_checks_and_tri_indices_errors_like_torch():
         return out
 
     assert run(retrograd) == run(torch)
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("op", [lambda L, x: x.tril(), lambda L, x: x.triu(1)])
+def test_tril_triu_results_are_contiguous(op):
+    assert_same_layout(op)

@@ -10,6 +10,7 @@ torch = pytest.importorskip("torch")
 
 from ._reduce_shape_helpers import _grads_match  # noqa: E402
 from ._indexing_helpers import LIBS, _np as _np_indexing  # noqa: E402
+from parity import same_error  # noqa: E402
 
 
 def test_index_fill_value_grad_counts_each_slice_once():
@@ -88,3 +89,15 @@ def test_index_reduce_grads_with_ties(reduce, include_self):
         res.append([o.detach().numpy(), a.grad.numpy(), s.grad.numpy()])
     for x, y in zip(*res):
         np.testing.assert_allclose(x, y, atol=1e-12)
+
+
+@pytest.mark.parametrize("shape, dim, index", [((2, 0), 1, [0]), ((0, 3), 0, [1]), ((2, 0), 0, [5, 1]),
+                                               ((0,), 0, [0]), ((3, 2), 0, [3]), ((3, 2), 1, [2])])
+def test_index_select_out_of_range_and_empty_messages(shape, dim, index):
+    same_error(lambda L: L.zeros(shape).index_select(dim, L.tensor(index, dtype=L.int64)))
+
+
+@pytest.mark.parametrize("shape, dim", [((3, 2), 1), ((2, 3, 2), 1), ((2, 3, 2), 2), ((3, 2), 0), ((2, 3), -1)])
+def test_index_select_out_of_range_type_depends_on_the_dim_kernel(shape, dim):
+    # PyTorch's kernel for dim 1 raises RuntimeError (INDICES ...), the general one IndexError
+    same_error(lambda L: L.zeros(shape).index_select(dim, L.tensor([5])))

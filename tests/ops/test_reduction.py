@@ -17,6 +17,8 @@ from ._reduce_shape_helpers import _grads_match, _np, _raises_same, _same  # noq
 from ._reduction_helpers import LIBS, _both as _both_reduce, _np as _np_reduce  # noqa: E402
 from ._ties_helpers import CASES, _both as _both_ties, _dims  # noqa: E402
 from ._expression_helpers import F, FG, I, _pair as _pair_expr, _same_error  # noqa: E402
+from ._differential_helpers import assert_same_derivatives, assert_same_layout  # noqa: E402
+from parity import same_error  # noqa: E402
 
 
 # ------------------------------------------------------------------ reductions on 0-d tensors
@@ -315,3 +317,34 @@ def test_keepdim_with_dim_still_works():
     t, r = _pair_expr(lambda L: L.tensor([[1., 2.], [3., 4.]]).mean(1, keepdim=True))
     assert tuple(r.shape) == tuple(t.shape) == (2, 1)
     np.testing.assert_allclose(r.numpy(), t.numpy())
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_global_max_min_backward_selects_not_multiplies(name):
+    # d sqrt(max)/dx is inf at the max; the other entries must get 0, not 0 * inf = NaN
+    assert_same_derivatives(lambda L, x: getattr(x, name)().abs().sqrt(), [0.0, 1.0, -2.0, 0.0])
+
+
+@pytest.mark.parametrize("values", [[-0.0, 0.0], [0.0, -0.0], [-0.0, -0.0, -1.0], [-1.0, 0.0, -0.0]])
+@pytest.mark.parametrize("name", ["amax", "amin"])
+def test_amax_amin_keep_the_first_tied_signed_zero(values, name):
+    if name == "amin":
+        values = [-v for v in values]
+    for dims in ((), 0, -1):
+        r = getattr(rg.tensor([values]), name)(dims)
+        t = getattr(torch.tensor([values]), name)(dims)
+        assert np.signbit(r.numpy()).tolist() == torch.signbit(t).tolist()
+
+
+@pytest.mark.parametrize("op", [lambda L, x: x.sum(0), lambda L, x: x.sum(-1), lambda L, x: x.amax(0),
+                                lambda L, x: x.mean(1), lambda L, x: x.logsumexp(0), lambda L, x: x.norm(dim=0),
+                                lambda L, x: x.amin((0, -1))])
+def test_reductions_are_contiguous_whatever_the_input_layout(op):
+    assert_same_layout(op)
+
+
+@pytest.mark.parametrize("call", [lambda L: L.zeros(2, 0).amax(-1), lambda L: L.zeros(0, 3).amin((-2, 1)),
+                                  lambda L: L.zeros(0, 3).norm(float("inf")), lambda L: L.zeros(0, 3).norm(float("inf"), -2)])
+def test_empty_reduction_messages_name_the_dim_as_given(call):
+    same_error(call)

@@ -10,6 +10,7 @@ torch = pytest.importorskip("torch")
 
 from ._reduction_helpers import LIBS, _np  # noqa: E402
 from ._compare_helpers import _both, _raises_like, _same  # noqa: E402
+from ._differential_helpers import assert_same_layout  # noqa: E402
 
 
 def test_prod_and_cumprod_zeros_second_derivative():
@@ -35,3 +36,10 @@ def test_logcumsumexp_extremes():
     retrograd.logcumsumexp(x, 0).backward(retrograd.tensor(gw, dtype=retrograd.float64))
     torch.logcumsumexp(tx, 0).backward(torch.tensor(gw, dtype=torch.float64))
     _same(x.grad, tx.grad)
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("op", [lambda L, x: x.cumsum(0), lambda L, x: x.cumsum(-1), lambda L, x: x.cumprod(1),
+                                lambda L, x: x.logcumsumexp(0)])
+def test_cumulative_results_are_contiguous(op):
+    assert_same_layout(op)

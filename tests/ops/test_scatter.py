@@ -15,6 +15,7 @@ from ._reduce_shape_helpers import _grads_match, _raises_same, _same  # noqa: E4
 from ._indexing_helpers import LIBS, _base, _np as _np_indexing  # noqa: E402
 from ._compare_helpers import _raises_like  # noqa: E402
 from .._error_compare import _err, _np as _np_api  # noqa: E402
+from ._differential_helpers import assert_same_layout  # noqa: E402
 
 
 def test_select_scatter_of_a_vector():
@@ -116,3 +117,8 @@ def test_as_strided_scatter_offset_and_self_grad():
     r, t = _err(lambda: retrograd.as_strided_scatter(retrograd.zeros(4), retrograd.ones(3), (2,), (2,)),
                 lambda: torch.as_strided_scatter(torch.zeros(4), torch.ones(3), (2,), (2,)))
     assert r == t
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+def test_gather_result_is_contiguous_whatever_the_index_layout():
+    assert_same_layout(lambda L, x: x.gather(0, L.zeros_like(x, dtype=L.int64)))

@@ -10,6 +10,7 @@ import retrograd as rg
 torch = pytest.importorskip("torch")
 
 from ._reduce_shape_helpers import _same  # noqa: E402
+from parity import same_error  # noqa: E402
 from ._indexing_helpers import LIBS  # noqa: E402
 from ._expression_helpers import _same_error  # noqa: E402
 
@@ -87,3 +88,32 @@ def test_movedim_0d_is_an_alias_view():
         assert type(y.grad_fn).__name__ == "AliasBackward0"
         g, = lib.autograd.grad(y * 3, x)
         assert g.item() == 3.
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("shape, sizes", [((2, 3), (2, 3)), ((1, 3), (1, 1, 3)), ((2, 3), (-1, 3))])
+def test_in_place_through_an_expand_that_shares_no_memory(shape, sizes):
+    out = []
+    for L in (rg, torch):
+        base = L.zeros(shape)
+        v = base.expand(*sizes)
+        v.add_(1).mul_(3)
+        out.append((v.tolist(), base.tolist()))
+    assert out[0] == out[1]
+
+
+def test_in_place_through_an_overlapping_expand_still_raises():
+    same_error(lambda L: L.zeros(1, 3).expand(2, 3).add_(1))
+
+
+def test_expand_without_sizes_is_a_type_error():
+    same_error(lambda L: L.tensor(1.0).expand())
+
+
+def test_in_place_on_an_expanded_empty_tensor():
+    out = []
+    for L in (rg, torch):
+        y = L.zeros(3, 0, 1).expand(3, 0, 2)
+        y.tanh_()
+        out.append(tuple(y.shape))
+    assert out[0] == out[1]

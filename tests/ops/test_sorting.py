@@ -11,6 +11,7 @@ torch = pytest.importorskip("torch")
 
 from ._reduction_helpers import LIBS, _both, _np  # noqa: E402
 from ._ties_helpers import CASES, _both as _both_ties, _dims, _same  # noqa: E402
+from ._differential_helpers import assert_same_derivatives, assert_same_layout  # noqa: E402
 
 
 def _first(out):
@@ -267,3 +268,14 @@ def test_errors_match():
     _both_ties(lambda L, x: L.topk(x, 1), np.array([True, False]), False)
     _both_ties(lambda L, x: L.max(x, 0), np.zeros((0, 2)), False)
     _both_ties(lambda L, x: L.argmax(x), np.zeros((0, 2)), False)
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+def test_global_median_backward_selects_not_multiplies():
+    assert_same_derivatives(lambda L, x: x.median().sqrt(), [0.0, 1.0, -2.0])
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_sort_results_are_laid_out_as_the_input(dim):
+    assert_same_layout(lambda L, x: x.sort(dim).values)
+    assert_same_layout(lambda L, x: x.sort(dim).indices.double())

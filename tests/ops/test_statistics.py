@@ -160,3 +160,44 @@ def test_mvlgamma_domain_error_and_cov_weights():
     i = _both_ops(np.array([[1, 2, 4], [0, 3, 3]]))
     _same_ops(retrograd.cov(i[0]), torch.cov(i[1]), atol=1e-6)
     _same_ops(retrograd.corrcoef(i[0]), torch.corrcoef(i[1]), atol=1e-6)
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("value", [0.1, 1.336527949436392, -7.3, 1e-3])
+def test_std_var_of_equal_values_is_exactly_zero(value, dtype):
+    # PyTorch's Welford pass keeps the mean exact for equal values; a two-pass formula leaves ~1e-16
+    x = np.full((2, 7), value)
+    for name in ("std", "var"):
+        for dim in (1, 0):
+            r = getattr(rg.tensor(x, dtype=getattr(rg, dtype)), name)(dim)
+            t = getattr(torch.tensor(x, dtype=getattr(torch, dtype)), name)(dim)
+            assert r.tolist() == t.tolist() == [0.0] * t.numel()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape, dim", [((2, 7), None), ((1, 7), 1), ((7, 1), 0), ((7,), 0)])
+def test_std_var_with_one_result_sum_squares_in_double(shape, dim, dtype):
+    # one output element: PyTorch's std_var_all_cpu (mean in the input's dtype, then the squared
+    # deviations summed in double), which is not 0 for equal values whose mean rounds
+    x = np.full(shape, 1.336527949436392) + (np.arange(np.prod(shape)).reshape(shape) % 2) * 0.25
+    for values in (np.full(shape, 1.336527949436392), x):
+        for name in ("std", "var"):
+            r = getattr(rg.tensor(values, dtype=getattr(rg, dtype)), name)(dim)
+            t = getattr(torch.tensor(values, dtype=getattr(torch, dtype)), name)(dim)
+            # the mean: NumPy's pairwise sum vs ATen's cascade sum of at most 14 terms, a few roundings
+            eps = float(np.finfo(dtype).eps)
+            np.testing.assert_allclose(r.numpy(), t.numpy(), rtol=8 * eps, atol=8 * eps * abs(values).max())
+
+
+@pytest.mark.parametrize("values, correction", [([0.0], 1), (0.0, 1), ([1.0, 2.0], 2)])
+def test_var_gradient_without_degrees_of_freedom_is_a_constant(values, correction):
+    # PyTorch's var_backward: grad * where(x == mean, nan, inf), not differentiable again
+    out = []
+    for L in (rg, torch):
+        x = L.tensor(values, dtype=L.float64, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g, = L.autograd.grad(x.var(correction=correction), x, create_graph=True)
+        out.append((str(g.tolist()), g.requires_grad))  # (str: NaN == NaN)
+    assert out[0] == out[1]

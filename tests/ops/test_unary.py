@@ -12,6 +12,7 @@ torch = pytest.importorskip("torch")
 from ._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close  # noqa: E402
 from ._pointwise_helpers import EDGES, INF, NAN, _grads, _pair, _same  # noqa: E402
 from ._compare_helpers import _both, _raises_like, _same as _same_ops  # noqa: E402
+from ._differential_helpers import assert_same_layout  # noqa: E402
 
 
 @pytest.mark.parametrize("name", ["hardtanh", "softshrink", "hardshrink", "leaky_relu", "relu"])
@@ -98,3 +99,9 @@ def test_frexp_nextafter_signbit():
     o = _both(np.array([1.0, -1.0, 0.0, 3.0, 0.0]))
     _same_ops(retrograd.nextafter(r, o[0]), torch.nextafter(t, o[1]))
     _same_ops(retrograd.signbit(r), torch.signbit(t))
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+@pytest.mark.parametrize("name", ["sign", "erf", "erfc", "nan_to_num", "exp", "abs"])
+def test_elementwise_results_of_expanded_and_sliced_inputs(name):
+    assert_same_layout(lambda L, x: getattr(x, name)())

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype as D
+from .._layout import like_operands
 from .._tensor import Tensor
 
 _wrap = Tensor._wrap
@@ -395,3 +396,10 @@ def _tensor_operands(name: str, input, other):
     _need_tensor(name, input)
     _need_tensor(name, other, "other", 2)
     return binary_operands(input, other, name)
+
+
+def _it(out, a, b):
+    """``out`` laid out as PyTorch lays out ``a op b`` (see _layout.like_operands); NumPy's row-major
+    result for operands of conflicting layouts follows the first one there (row-major operands cost
+    one flag test).  Shared by the binary, comparison and ternary subjects."""
+    return out if a.flags.c_contiguous and b.flags.c_contiguous else like_operands(out, a, b)

@@ -693,7 +693,7 @@ def _write(target, data) -> None:
                 raise RuntimeError(
                     f"output with shape [{', '.join(map(str, td.shape))}] doesn't match the broadcast "
                     f"shape [{', '.join(map(str, np.broadcast_shapes(np.shape(data), td.shape)))}]") from None
-        if not td.flags.writeable and any(st == 0 and n > 1 for st, n in zip(td.strides, td.shape)):
+        if not td.flags.writeable and td.size and any(st == 0 and n > 1 for st, n in zip(td.strides, td.shape)):
             # an expanded tensor: torch refuses arithmetic written into memory shared between elements
             raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
                                "single memory location. Please clone() the tensor before performing the operation.")

@@ -9,11 +9,12 @@ import numpy as np
 from .. import _dtype as D
 from .._blas import fused_add, int_scalar
 from .._tensor import Tensor, _scalar_type_name
-from ._common import _tensor_operands, binary_operands, number_arg, tensor_args
+from ._common import _it, _tensor_operands, binary_operands, number_arg, tensor_args
 from ._composite import _R, _inplace, _out, _supports_out, _tname
 from ._deprecated_overloads import NO_ARG, scalar_first
 from ._registry import apply, apply_binary, apply_inplace, check_inplace_cast, primitive
 from .unary import _nie, _quiet, _zero_rule
+
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative", "pow", "add_", "sub_", "mul_",
            "div_", "neg_", "pow_", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod",
@@ -23,7 +24,7 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "true_divide", "neg", "negative",
 
 
 # ---------------------------------------------------------------- binary arithmetic
-_add = primitive("add", lambda a, b: a + b, node="AddBackward0",
+_add = primitive("add", lambda a, b: _it(a + b, a, b), node="AddBackward0",
                  fast=dict(a=lambda g: g, b=lambda g: g),
                  a=lambda g: g,
                  b=lambda g: g, batch="elementwise")
@@ -31,7 +32,7 @@ _add_alpha = primitive("add_alpha", lambda a, b, *, alpha: fused_add(a, b, alpha
                        fast=dict(a=lambda g: g, b=lambda g, alpha: g * alpha),
                        a=lambda g: g,
                        b=lambda g, alpha: g * alpha, batch="elementwise")
-_sub = primitive("sub", lambda a, b: a - b, node="SubBackward0",
+_sub = primitive("sub", lambda a, b: _it(a - b, a, b), node="SubBackward0",
                  fast=dict(a=lambda g: g, b=lambda g: -g),
                  a=lambda g: g,
                  b=lambda g: -g, batch="elementwise")
@@ -48,12 +49,12 @@ _rsub = primitive("rsub", lambda a, b, *, alpha: b - int_scalar(alpha, a.dtype) 
 _rsub_scalar = primitive("rsub_scalar", lambda a, *, other, alpha: other - int_scalar(alpha, a.dtype) * a,
                          node="RsubBackward1", fast=dict(a=lambda g, alpha: g * -alpha),
                          a=lambda g, alpha: g * -alpha, batch="elementwise")
-_mul = primitive("mul", lambda a, b: a * b, node="MulBackward0",
+_mul = primitive("mul", lambda a, b: _it(a * b, a, b), node="MulBackward0",
                  fast=dict(a=lambda g, b: g * b, b=lambda g, a: g * a),
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a, batch="elementwise")
 # d/db a/b = -(a/b)/b, in PyTorch's order: b * b would overflow (or underflow to 0) first
-_div = primitive("div", _quiet(lambda a, b: a / b), node="DivBackward0",
+_div = primitive("div", _quiet(lambda a, b: _it(a / b, a, b)), node="DivBackward0",
                  fast=dict(a=lambda g, b: g / b, b=lambda g, a, b: -g * ((a / b) / b)),
                  a=lambda g, b: g / b,
                  b=lambda g, a, b: -g * ((a / b) / b), batch="elementwise")
@@ -255,7 +256,7 @@ def _pow_fw(a, b):
             return np.where(neg, np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0)), r).astype(
                 r.dtype, copy=False)
     with _np_err():
-        return np.power(a, b)
+        return _it(np.power(a, b), a, b)
 
 
 # PyTorch's pow_backward_self / pow_backward_exponent: a zero exponent gives a zero gradient
@@ -633,7 +634,7 @@ def _atan2_rule_b(g, a, b):
     return g * -a * _atan2_recip(a, b)
 
 
-_atan2 = primitive("atan2", _quiet(lambda a, b: np.arctan2(a, b)), node="Atan2Backward0",
+_atan2 = primitive("atan2", _quiet(lambda a, b: _it(np.arctan2(a, b), a, b)), node="Atan2Backward0",
                    a=_atan2_rule_a, b=_atan2_rule_b, batch="elementwise")
 
 
@@ -658,7 +659,7 @@ def atan2_(self: Tensor, other: Tensor) -> Tensor:
 
 arctan2, arctan2_ = atan2, atan2_
 
-_hypot = primitive("hypot", _quiet(lambda a, b: np.hypot(a, b)), node="HypotBackward0",
+_hypot = primitive("hypot", _quiet(lambda a, b: _it(np.hypot(a, b), a, b)), node="HypotBackward0",
                    a=lambda g, a, out: g * a / out,
                    b=lambda g, b, out: g * b / out, batch="elementwise")
 

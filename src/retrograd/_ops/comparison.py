@@ -6,10 +6,11 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor, _scalar_type_name
-from ._common import _const, _tensor_operands, binary_operands
+from ._common import _const, _it, _tensor_operands, binary_operands
 from ._composite import _out
 from ._out import declares_out, need_dtype, with_out
 from ._registry import apply, apply_inplace, primitive
+
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",
            "isclose", "allclose", "equal", "logical_and", "logical_or", "logical_xor", "logical_not", "isnan",
@@ -232,9 +233,9 @@ def _min_rule(g, a, b):
     return where(a == b, g / 2, where(a > b, 0.0, g))
 
 
-_maximum = primitive("maximum", lambda a, b: np.maximum(a, b), node="MaximumBackward0",
+_maximum = primitive("maximum", lambda a, b: _it(np.maximum(a, b), a, b), node="MaximumBackward0",
                      a=_max_rule, b=lambda g, a, b: _max_rule(g, b, a), batch="elementwise")
-_minimum = primitive("minimum", lambda a, b: np.minimum(a, b), node="MinimumBackward0",
+_minimum = primitive("minimum", lambda a, b: _it(np.minimum(a, b), a, b), node="MinimumBackward0",
                      a=_min_rule, b=lambda g, a, b: _min_rule(g, b, a), batch="elementwise")
 
 

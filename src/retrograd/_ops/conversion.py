@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._layout import check_memory_format, copied, preserve_format
+from .._layout import check_memory_format, copied, like_input, preserve_format
 from .._tensor import Tensor
 from ._common import to_tensor
 from ._registry import apply, apply_inplace, primitive
 from .copies import _tensor_arg
+from .unary import zeros_like_grad
 
 __all__ = ["is_same_size", "is_nonzero", "resize_as_", "fill", "clone", "to_dtype", "copy_", "zero_", "fill_"]
 
@@ -61,22 +62,23 @@ _clone = primitive("clone", lambda a, *, memory_format=None: copied(a, memory_fo
 def _astype(a, *, npd):
     if npd.kind in "iub" and a.dtype.kind == "f":
         with np.errstate(invalid="ignore", over="ignore"):  # nan/inf -> int: PyTorch is silent
-            return a.astype(npd)
-    return a.astype(npd)
+            return like_input(a.astype(npd), a)
+    return like_input(a.astype(npd), a)  # (an expanded input's copy: laid out as PyTorch's)
 
 
 _to_dtype = primitive("to_dtype", _astype, node="ToCopyBackward0",
                       a=lambda g, a_dtype: to_dtype(g, a_dtype), batch="elementwise")
 # copy_(self, src): self's old value gets no gradient; src gets g (summed, cast by the engine).
+# The overwritten values get zeros_like(g), as in PyTorch (g * 0 would turn an infinite g into NaN).
 _copy = primitive("copy_", lambda a, b: np.broadcast_to(b, a.shape).astype(a.dtype, copy=True),
-                  node="torch::autograd::CopyBackwards", a=lambda g: g * 0, b=lambda g: g)
+                  node="torch::autograd::CopyBackwards", a=lambda g: zeros_like_grad(g), b=lambda g: g)
 # fill_ is only in-place; PyTorch numbers its in-place overloads' nodes 2 (Scalar) and 3 (Tensor)
 _fill = primitive("fill_", lambda a, *, value: np.full(a.shape, value, dtype=a.dtype), node="FillBackward2",
-                  a=lambda g: g * 0, batch="elementwise")
+                  a=lambda g: zeros_like_grad(g), batch="elementwise")
 _fill_t = primitive("fill_tensor", lambda a, v: np.full(a.shape, v, dtype=a.dtype), node="FillBackward3",
-                    a=lambda g: g * 0, v=lambda g: g.sum(), batch="elementwise")
+                    a=lambda g: zeros_like_grad(g), v=lambda g: g.sum(), batch="elementwise")
 _zero = primitive("zero_", lambda a: np.zeros(a.shape, dtype=a.dtype), node="ZeroBackward0",
-                  a=lambda g: g * 0, batch="elementwise")
+                  a=lambda g: zeros_like_grad(g), batch="elementwise")
 
 
 def clone(input: Tensor, *, memory_format=None) -> Tensor:

@@ -37,8 +37,9 @@ def _tri(name: str, fn):
     return f, f_
 
 
-tril, tril_ = _tri("tril", lambda a, k: np.tril(a, k))
-triu, triu_ = _tri("triu", lambda a, k: np.triu(a, k))
+# (PyTorch's result is contiguous whatever the input's layout)
+tril, tril_ = _tri("tril", lambda a, k: np.asarray(np.tril(a, k), order="C"))
+triu, triu_ = _tri("triu", lambda a, k: np.asarray(np.triu(a, k), order="C"))
 
 
 # ---------------------------------------------------------------- diagonals

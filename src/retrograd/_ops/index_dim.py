@@ -62,7 +62,7 @@ def _bounds(idx: np.ndarray, size: int, dim: int, kind: str) -> np.ndarray:
     if bad.size:
         i = int(bad[0])
         if kind == "index_select":
-            if dim != 0:  # PyTorch's two code paths (dim 0 or not) word this differently
+            if dim == 1:  # PyTorch's kernel for dim 1 (index_select_out_cpu_dim1_) words this differently
                 raise RuntimeError(f"INDICES element is out of DATA bounds, id={i} axis_dim={size}")
             raise IndexError("index out of range in self")
         msg = f"index {i} is out of bounds for dimension {dim} with size {size}"
@@ -87,6 +87,12 @@ def index_select(input: Tensor, dim: int, index: Tensor, *, out=None) -> Tensor:
     d = wrap_dim(dim, input._data.ndim)
     idx = _index_1d(index, "index_select")
     size = input._data.shape[d] if input._data.ndim else 1
+    if input._data.ndim > 1 and idx.size and size == 0:  # (PyTorch's check before any index's bounds)
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if input._data.ndim > 1 and input._data.size == 0 and ((idx < 0) | (idx >= size)).any():
+        # (an empty input takes the kernel path of dim != 0, whose message names the index)
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(idx[(idx < 0) | (idx >= size)][0])} "
+                           f"axis_dim={size}")
     idx = _bounds(idx, size, d, "index_select")
     return apply(_index_select, (input,), {"dim": d, "index": idx})
 

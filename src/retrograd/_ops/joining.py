@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 
 from .. import _dtype as D
+from .._layout import contiguous_format, relaid, suggest_format
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._common import shape_str, wrap_dim
@@ -86,7 +87,10 @@ def _cat_rule(i: int):
 
 
 def _cat_fw(arrays, *, dim, spans):
-    return np.concatenate([a for a, s in zip(arrays, spans) if s[1] is not None], axis=dim)
+    out = np.concatenate([a for a, s in zip(arrays, spans) if s[1] is not None], axis=dim)
+    # PyTorch's layout: the inputs' common suggested memory format (channels_last(_3d)), else contiguous
+    fmts = {suggest_format(a) for a in arrays}
+    return relaid(out, fmts.pop() if len(fmts) == 1 else contiguous_format)
 
 
 def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
@@ -110,7 +114,7 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     real = [t for t in ts if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
     ref = real[0] if real else ts[0]
     nd = ref._data.ndim
-    d = wrap_dim(dim, nd)
+    d = wrap_dim(dim, nd) if real else 0  # (only legacy empty 1-d inputs: PyTorch ignores the dim)
     spans, off = [], 0
     for i, t in enumerate(ts):
         if t is not ref and t._data.ndim == 1 and t._data.shape[0] == 0:
@@ -169,7 +173,7 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {shape_str(sh)} at entry 0 and "
                                f"{shape_str(t._data.shape)} at entry {i}")
     d = wrap_dim(dim, len(sh) + 1)
-    op = _variadic("stack", len(ts), lambda arrays, *, dim: np.stack(arrays, axis=dim), _stack_rule,
+    op = _variadic("stack", len(ts), lambda arrays, *, dim: np.ascontiguousarray(np.stack(arrays, axis=dim)), _stack_rule,
                    "StackBackward0", ("dim",), batch="join:stack")
     return apply(op, tuple(ts), {"dim": d}, _promoted(ts))
 

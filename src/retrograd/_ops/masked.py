@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import Tensor
+from .._layout import like_operands
 from ._common import _const, binary_operands, broadcast_error, scalar_tensor
 from ._composite import _out
 from ._out import same_dtype, with_out
@@ -14,8 +15,16 @@ __all__ = ["where", "masked_fill", "masked_select", "masked_scatter", "masked_fi
 
 
 # ---------------------------------------------------------------- where / clamp
+def _where_fw(cond, a, b):
+    out = np.where(cond, a, b)  # (laid out as PyTorch's, whose operands are cond, a, b in that order)
+    if cond.flags.c_contiguous and a.flags.c_contiguous and b.flags.c_contiguous:
+        return out
+    return like_operands(out, cond, a, b)
+
+
+
 # PyTorch: where(cond, g, 0) (a product with the mask would turn an infinite g into NaN)
-_where = primitive("where", lambda cond, a, b: np.where(cond, a, b), node="WhereBackward0",
+_where = primitive("where", lambda cond, a, b: _where_fw(cond, a, b), node="WhereBackward0",
                    a=lambda g, cond: where(cond, g, 0.0),
                    b=lambda g, cond: where(cond, 0.0, g), batch="elementwise")
 
@@ -56,6 +65,14 @@ def where(condition, input=None, other=None, *, out=None):
         rt = D.result_type(input, other)  # two numbers: e.g. where(c, 2, 0.5) is float32
         return _out(apply(_where, (cond, scalar_tensor(input, rt), scalar_tensor(other, rt))), out, inputs=(cond,))
     a, b, cast = binary_operands(input, other, "where")
+    try:  # (PyTorch broadcasts cond, input, other in turn and names the pair that fails)
+        np.broadcast_shapes(cond._data.shape, a._data.shape, b._data.shape)
+    except ValueError:
+        try:
+            acc = np.broadcast_shapes(cond._data.shape, a._data.shape)
+        except ValueError:
+            raise broadcast_error(cond._data.shape, a._data.shape) from None
+        raise broadcast_error(acc, b._data.shape) from None
     r = apply(_where, (cond, a, b)) if cast is None else _where_cast(cond, a, b, cast)
     if out is not None and out._data.dtype != r._data.dtype:  # (where's own check and words)
         from .._tensor import _scalar_type_name as _n
@@ -90,7 +107,8 @@ def _mask_np(mask, name: str) -> np.ndarray:
 
 def _masked_fill_np(a, *, mask, value):
     shape = np.broadcast_shapes(a.shape, mask.shape)
-    return np.where(mask, np.asarray(value).astype(a.dtype), a).reshape(shape)
+    # (contiguous, as PyTorch's clone(contiguous_format) of the input that it fills)
+    return np.asarray(np.where(mask, np.asarray(value).astype(a.dtype), a).reshape(shape), order="C")
 
 
 _masked_fill = primitive("masked_fill", _masked_fill_np, node="MaskedFillBackward0",

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype as D
+from .._layout import copied
 from .._tensor import Tensor
 from ._common import int_tuple_arg, shape_str, wrap_dim, wrap_dims
 from ._registry import apply, primitive
@@ -12,7 +13,14 @@ __all__ = ["repeat", "repeat_interleave", "tile", "flip", "fliplr", "flipud", "r
 
 
 # ---------------------------------------------------------------- flips, rolls, rotations
-_flip = primitive("flip", lambda a, *, dims: np.flip(a, dims).copy() if dims else a.copy(), node="FlipBackward0",
+def _flip_fw(a, *, dims):
+    out = copied(a, None)  # (laid out as the input, as PyTorch's empty_like(self) for flip's result)
+    if dims:
+        out[...] = np.flip(a, dims)
+    return out
+
+
+_flip = primitive("flip", _flip_fw, node="FlipBackward0",
                   a=lambda g, dims: apply(_flip, (g,), {"dims": dims}), batch="reduce")
 
 
@@ -53,9 +61,10 @@ def flipud(input: Tensor) -> Tensor:
 
 
 def _roll_fw(a, *, shifts, dims):
+    # (PyTorch's result is contiguous whatever the input's layout)
     if dims is None:
-        return np.roll(a, shifts[0])
-    return np.roll(a, shifts, axis=dims)
+        return np.asarray(np.roll(a, shifts[0]), order="C")
+    return np.asarray(np.roll(a, shifts, axis=dims), order="C")
 
 
 _roll = primitive("roll", _roll_fw, node="RollBackward0",
@@ -72,6 +81,10 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
     ds = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
     if len(sh) != len(ds):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(ds)}")
+    if len(ds) == 1 and input._data.size == 0:  # (PyTorch returns a copy before looking at the dim)
+        return apply(_roll, (input,), {"shifts": sh, "dims": None})
+    if input._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {ds[0]} but tensor has no dimensions")
     ds = tuple(wrap_dim(d, input._data.ndim) for d in ds)
     return apply(_roll, (input,), {"shifts": sh, "dims": ds})
 
@@ -106,7 +119,7 @@ def _repeat_bw(g: Tensor, a_shape, sizes) -> Tensor:
     return reshape(summed, a_shape)
 
 
-_repeat = primitive("repeat", lambda a, *, sizes: np.tile(a, sizes), node="RepeatBackward0",
+_repeat = primitive("repeat", lambda a, *, sizes: np.asarray(np.tile(a, sizes), order="C"), node="RepeatBackward0",
                     a=lambda g, a_shape, sizes: _repeat_bw(g, a_shape, sizes))
 
 

@@ -40,8 +40,9 @@ _add_reduce = np.add.reduce
 _sum_all = primitive("sum", lambda a: np.asarray(_add_reduce(a, axis=None, dtype=_sum_dtype(a))), node="SumBackward0",
                      fast={"a": lambda g, a_shape: _broadcast_grad(g, a_shape)},
                      a=lambda g, a_shape: expand_grad(g, a_shape), batch="sum_all")
+# (reductions come out contiguous in PyTorch, whatever the input's layout: order="C" below)
 _sum_dim = primitive("sum_dim", lambda a, *, dims, keepdim: np.asarray(_add_reduce(a, axis=dims, keepdims=keepdim,
-                                                                                  dtype=_sum_dtype(a))),
+                                                                                  dtype=_sum_dtype(a)), order="C"),
                      node="SumBackward1",
                      a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape), batch="reduce")
 
@@ -63,7 +64,8 @@ def _mean_fw(a):
 
 _mean_all = primitive("mean", _mean_fw, node="MeanBackward0",
                       a=lambda g, a_shape: expand_grad(g, a_shape) / _numel(a_shape), batch="sum_all")
-_mean_dim = primitive("mean_dim", lambda a, *, dims, keepdim: np.asarray(_np_mean(a, dims, keepdim), dtype=a.dtype),
+_mean_dim = primitive("mean_dim", lambda a, *, dims, keepdim: np.asarray(_np_mean(a, dims, keepdim), dtype=a.dtype,
+                                                                         order="C"),
                       node="MeanBackward1",
                       a=lambda g, a_shape, dims, keepdim: expand_grad(unsqueeze_dims(g, dims, keepdim, a_shape), a_shape)
                       / _numel([a_shape[d] for d in dims]), batch="reduce")
@@ -248,7 +250,9 @@ def _argsort_np(a: np.ndarray, d: int, descending: bool) -> np.ndarray:
 def _evenly(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
     """PyTorch's evenly_distribute_backward: the gradient shared by every element equal to ``out``."""
     mask = (a != a) if bool(out._data != out._data) else (a == out)
-    return g * mask / sum(mask)
+    from .masked import where  # (masks select, as PyTorch's masked_fill_: g * mask is NaN where g is inf)
+
+    return where(mask, g / sum(mask), 0.0)
 
 
 def _tied_share(g: Tensor, a: Tensor, out: Tensor, dims, keepdim: bool) -> Tensor:
@@ -273,10 +277,29 @@ def _empty_dims(input: Tensor, dims, name: str) -> None:
 
 # ---------------------------------------------------------------- amax / amin / aminmax
 # (the ufuncs' own reduce: np.amax's wrapper costs ~10 us, 7% of a 1M-element reduction)
-_amax = primitive("amax", lambda a, *, dims, keepdim: np.asarray(np.maximum.reduce(a, axis=dims, keepdims=keepdim)),
+def _zero_sign(a: np.ndarray, r, dims, last: bool = False) -> np.ndarray:
+    """A max/min ``r`` over ``dims`` whose value is 0 takes the sign of the first tied zero of its slice
+    (or the last), not NumPy's choice: PyTorch's amax/amin keep the first for slices shorter than a
+    SIMD vector (longer ones, and its max()/min() of everything, depend on the CPU's vector width)."""
+    r = np.asarray(r, order="C")
+    if a.dtype.kind != "f" or not a.size or not (r == 0).any():
+        return r
+    dims = tuple(range(a.ndim)) if dims is None else tuple(dims)
+    keep = [d for d in range(a.ndim) if d not in dims]
+    m = np.transpose(a, keep + list(dims)).reshape([a.shape[d] for d in keep] + [-1])
+    z = (m == 0)[..., ::-1] if last else m == 0
+    pos = m.shape[-1] - 1 - np.argmax(z, -1) if last else np.argmax(z, -1)
+    signed = np.where(np.signbit(np.take_along_axis(m, pos[..., None], -1)[..., 0]), -0.0, 0.0).astype(a.dtype)
+    flat = r.reshape(signed.shape)
+    return np.where(flat == 0, signed, flat).reshape(r.shape)
+
+
+_amax = primitive("amax", lambda a, *, dims, keepdim: _zero_sign(a, np.maximum.reduce(a, axis=dims, keepdims=keepdim),
+                                                                  dims),
                   node="AmaxBackward0",
                   a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim), batch="reduce")
-_amin = primitive("amin", lambda a, *, dims, keepdim: np.asarray(np.minimum.reduce(a, axis=dims, keepdims=keepdim)),
+_amin = primitive("amin", lambda a, *, dims, keepdim: _zero_sign(a, np.minimum.reduce(a, axis=dims, keepdims=keepdim),
+                                                                  dims),
                   node="AminBackward0",
                   a=lambda g, a, out, dims, keepdim: _tied_share(g, a, out, dims, keepdim), batch="reduce")
 
@@ -286,7 +309,10 @@ def _amax_amin(op, name: str, input: Tensor, dim, keepdim: bool) -> Tensor:
     if input._data.size == 0:
         if not dims or dim is None or dim == ():
             _empty_full(input, name)
-        _empty_dims(input, dims, name)
+        given = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+        for d in given:  # (PyTorch names the dim as given: -1 stays -1)
+            if input._data.shape[wrap_dim(d, input._data.ndim)] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     return apply(op, (input,), {"dims": dims, "keepdim": bool(keepdim)})
 
 
@@ -499,7 +525,7 @@ def _lse_fw(a, *, dims, keepdim):
         else:
             m = np.zeros([1 if i in dims else s for i, s in enumerate(a.shape)], dtype=a.dtype)
         r = np.log(np.sum(np.exp(a - m), axis=dims, keepdims=True)) + m
-    return np.asarray(r if keepdim else np.squeeze(r, dims), dtype=a.dtype)
+    return np.asarray(r if keepdim else np.squeeze(r, dims), dtype=a.dtype, order="C")
 
 
 _logsumexp = primitive("logsumexp", _lse_fw, node="LogsumexpBackward0",
@@ -544,7 +570,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtyp
 
         _check_out("linalg_vector_norm", out, input)
         return linalg.vector_norm(input, p, dims, keepdim, dtype=dtype, out=out)
-    return linalg.vector_norm(input, p, dims, keepdim, dtype=dtype)
+    # (the dim as given: linalg.vector_norm's empty-input messages name it, or say "every dim" for None)
+    given = dims if isinstance(dim, (tuple, list)) and len(dim) == 0 else dim
+    return linalg.vector_norm(input, p, given, keepdim, dtype=dtype)
 
 
 # ---------------------------------------------------------------- logical / counting (no grad)
@@ -587,7 +615,7 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:
 
 # ---------------------------------------------------------------- NaN-aware sum / mean
 _nansum = primitive("nansum", lambda a, *, dims, keepdim: np.asarray(np.nansum(
-    a, axis=dims, keepdims=keepdim, dtype=a.dtype if a.dtype.kind in "iub" else None)),
+    a, axis=dims, keepdims=keepdim, dtype=a.dtype if a.dtype.kind in "iub" else None), order="C"),
     node="NansumBackward0",
     a=lambda g, a, dims, keepdim: unsqueeze_dims(g, dims, keepdim, a.shape) * (a == a), batch="reduce")
 

@@ -32,7 +32,7 @@ def _cum_fw(f, from_zero=False):
             r = f(a, axis=dim, dtype=dt)
         if from_zero and r.dtype.kind in "fc":
             r += 0.0  # PyTorch's running sum starts at +0: -0 entries come out as +0
-        return r
+        return np.asarray(r, order="C")  # (PyTorch's result is contiguous whatever the input's layout)
     return fw
 
 
@@ -220,7 +220,8 @@ def cummin(input: Tensor, dim: int):
 
 def _lcse_fw(a, *, dim):
     with np.errstate(invalid="ignore"):
-        return np.logaddexp.accumulate(a, axis=dim) if a.size and a.ndim else a.copy()
+        # (contiguous, as PyTorch's result whatever the input's layout)
+        return np.asarray(np.logaddexp.accumulate(a, axis=dim), order="C") if a.size and a.ndim else a.copy()
 
 
 def _lcse_rule(g, a, out, dim):

@@ -70,7 +70,7 @@ def _lead(src: np.ndarray, index: np.ndarray) -> np.ndarray:
 def _gather_np(a, dim, index):
     if not index.size:
         return np.zeros(index.shape, dtype=a.dtype)
-    return _1d(a)[_along(_1d(index), dim)].reshape(index.shape)
+    return np.asarray(_1d(a)[_along(_1d(index), dim)].reshape(index.shape), order="C")  # (PyTorch: empty(index.shape))
 
 
 def _gather_bw_np(grad, *, shape, dim, index):

@@ -85,6 +85,9 @@ def _expand_fw(a, *, shape):
                 st[i] = a.strides[i - lead]
         elif shape[i] == 1 and i + 1 < nd:
             st[i] = shape[i + 1] * st[i + 1]
+    if a.flags.writeable and (0 in shape or not any(s == 0 and n > 1 for s, n in zip(st, shape))):
+        # no two elements share memory: torch allows writing through this view (x.expand(x.shape).add_(1))
+        return np.lib.stride_tricks.as_strided(a, shape, st)
     out = np.broadcast_to(a, shape)  # (the usual case: NumPy's strides are already torch's)
     return out if out.strides == tuple(st) else np.lib.stride_tricks.as_strided(a, shape, st, writeable=False)
 
@@ -103,6 +106,8 @@ def sum_to(input: Tensor, shape) -> Tensor:
 
 def expand(input: Tensor, *sizes, size=None) -> Tensor:
     """A broadcast view of ``input`` with ``sizes`` (-1 keeps a dim)."""
+    if not sizes and size is None:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     sizes = parse_shape(sizes if size is None else (size,))
     src = input._data.shape
     if len(sizes) < len(src):

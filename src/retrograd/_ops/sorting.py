@@ -7,6 +7,7 @@ import builtins as _b
 import numpy as np
 
 from .. import return_types as RT
+from .._layout import like_input
 from .._tensor import Tensor
 from . import _stl_order as _stl
 from ._common import shape_str, wrap_dim
@@ -427,7 +428,11 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool
     d = wrap_dim(dim, a.ndim)
     a1 = a.reshape(1) if a.ndim == 0 else a
     idx = _sort_indices(a1, d, bool(descending), bool(stable))
-    return _values_indices(RT.sort, _sort_stable if stable else _sort, input, d, idx, True)
+    r = _values_indices(RT.sort, _sort_stable if stable else _sort, input, d, idx, True)
+    if not a.flags.c_contiguous:  # both results laid out as PyTorch's empty_like(input), not row-major
+        for t in r:
+            t._data = like_input(t._data, a)
+    return r
 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:

@@ -28,7 +28,17 @@ def _var_np(a, dims, correction, keepdim):
     with _errstate():
         m = _np_mean(a, dims, True) if dims else a  # (no "Mean of empty slice" warning)
         s = ((a - m) ** 2).sum(axis=dims, keepdims=keepdim)
-        return np.asarray(s / np.float64(_b.max(n - correction, 0)), dtype=a.dtype)
+        if dims and a.size and a.dtype in (np.float32, np.float64):
+            if a.size <= n:  # one result: PyTorch's std_var_all_cpu, squares of (x - mean) summed in double
+                d = a.astype(np.float64) - np.float64(_np_mean(a))
+                return np.asarray(np.add.reduce(d * d, axis=dims, keepdims=keepdim) / np.float64(_b.max(n - correction, 0)),
+                                  dtype=a.dtype, order="C")
+            # several: PyTorch's Welford pass, which gives exactly 0 for a slice of equal finite values
+            # (the two-pass formula above leaves the mean's rounding there, ~1e-16 relative)
+            hi = np.maximum.reduce(a, axis=dims, keepdims=keepdim)
+            s = np.where((hi == np.minimum.reduce(a, axis=dims, keepdims=keepdim)) & np.isfinite(hi), 0, s)
+        # (reductions come out contiguous in PyTorch, whatever the input's layout)
+        return np.asarray(s / np.float64(_b.max(n - correction, 0)), dtype=a.dtype, order="C")
 
 
 def _var_bw(g: Tensor, a: Tensor, dims, correction, keepdim, full=False) -> Tensor:
@@ -36,8 +46,11 @@ def _var_bw(g: Tensor, a: Tensor, dims, correction, keepdim, full=False) -> Tens
     if full and n - correction <= 0:
         # PyTorch's var_backward for a full reduction (dim None or a 0-d input) with no degrees of
         # freedom: infinity * (x - mean), written as NaN where x equals the mean and inf elsewhere.
+        # (a constant, as PyTorch's where(self == mean, nan, inf): not differentiable again)
+        from .masked import where
+
         m = _mean(a) if a.ndim else a
-        return g * masked_fill(masked_fill(a * 0, a == m, float("nan")), a != m, float("inf"))
+        return g * where(a == m, float("nan"), float("inf"))
     scale = 2.0 / (n - correction) if n != correction else float("inf")
     centered = a - _mean(a, dims, keepdim=True) if dims else a * 0
     return unsqueeze_dims(g, dims, keepdim, a.shape) * scale * centered

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .. import _dtype as D, return_types as RT
+from .._layout import like_input
 from .._tensor import Tensor, _scalar_type_name
 from . import _special
 from ._out import declares_out
@@ -144,8 +145,8 @@ def _refuse_bool(fn, make_error):
 abs = _refuse_bool(abs, lambda: NotImplementedError("\"abs_cpu\" not implemented for 'Bool'"))
 relu = _refuse_bool(relu, lambda: RuntimeError("Boolean inputs not supported for relu"))
 absolute = abs
-sign = _unary("sign", lambda a: (np.sign(np.nan_to_num(a, nan=0.0)) if a.dtype.kind == "f"  # sign(NaN) = 0
-                                 else np.sign(a) if a.dtype.kind != "b" else a.copy()),
+sign = _unary("sign", lambda a: like_input(np.sign(np.nan_to_num(a, nan=0.0)) if a.dtype.kind == "f"  # sign(NaN) = 0
+                                            else np.sign(a) if a.dtype.kind != "b" else a.copy(), a),
               lambda g: zeros_like_grad(g), float_only=False, fast=lambda g: np.zeros_like(g))  # PyTorch: zeros_like(grad), never NaN or -0
 square = None  # defined below as a composite
 
@@ -332,7 +333,7 @@ def _unary_with_inplace(name: str, fw, rule, *, node: str | None = None, policy:
 
 def _special_fw(f):
     """A float64 NumPy special function as a forward that keeps the input's float dtype."""
-    return lambda a: f(a).astype(a.dtype, copy=False)
+    return lambda a: like_input(f(a).astype(a.dtype, copy=False), a)
 
 
 def _floor_like(npf):
@@ -544,7 +545,7 @@ def logit_(self: Tensor, eps: float | None = None) -> Tensor:
 def _nan_to_num_fw(a, *, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()
-    return np.nan_to_num(a, copy=True, nan=nan, posinf=posinf, neginf=neginf)
+    return like_input(np.nan_to_num(a, copy=True, nan=nan, posinf=posinf, neginf=neginf), a)
 
 
 _nan_to_num = primitive("nan_to_num", _nan_to_num_fw, node="NanToNumBackward0",

@@ -425,7 +425,8 @@ class SavedTensor:
         if gf is not None:
             import re
 
-            short = re.sub(r"Backward\d*$", "", gf.name())
+            # (PyTorch's short name: "Backward0" dropped, other numbers kept: Add, Max1, Fill2)
+            short = re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), gf.name())
             desc += f", which is output {nr} of {short},"
         raise RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "

@@ -692,6 +692,11 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             size = input.shape[input.ndim - 1 - i]
             if int(pad[2 * i]) > size or int(pad[2 * i + 1]) > size:
                 raise RuntimeError("Padding value causes wrapping around more than once.")
+    if mode in ("reflect", "replicate"):  # (PyTorch's check_valid_input: only a batch dim may be empty)
+        batch = input.ndim == npad + 2
+        if any(n == 0 for n in input.shape[int(batch):]):
+            raise RuntimeError(f"Expected {npad + 1}D or {npad + 2}D (batch mode) tensor with possibly 0 batch size "
+                               f"and other non-zero dimensions for input, but got: {list(input.shape)}")
     out = input
     index = []  # reflect / replicate: one primitive reading (ax, source positions) per dim
     for i in range(npad):

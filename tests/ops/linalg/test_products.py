@@ -12,6 +12,7 @@ import retrograd as rg
 torch = pytest.importorskip("torch")
 
 from .._reduce_shape_helpers import _grads_match  # noqa: E402
+from parity import same_error  # noqa: E402
 
 
 torch.set_default_dtype(torch.float32)
@@ -151,3 +152,17 @@ def test_matmul_operator_with_tensors_and_ndarrays_like_torch():
     assert run(rg) == run(torch)
     with pytest.raises(TypeError, match="must be Tensor, not list"):
         rg.ones(2, 2).matmul([1., 1.])
+
+
+# ---- found by the differential fuzzer (tests/fuzz)
+def test_dot_of_negative_zero_products_is_positive_zero():
+    for a, b in (([-0.0], [1.0]), ([-0.0, -0.0], [1.0, 2.0]), ([0.0], [-1.0])):
+        r = rg.dot(rg.tensor(a), rg.tensor(b))
+        t = torch.dot(torch.tensor(a), torch.tensor(b))
+        assert (r.item(), bool(np.signbit(r.item()))) == (t.item(), bool(torch.signbit(t)))
+
+
+@pytest.mark.parametrize("shapes", [((2, 3, 4), (5, 4)), ((2, 3, 4), (5,)), ((1, 1, 3), (4, 2))])
+def test_batched_matmul_with_a_matrix_or_vector_folds_and_reports_mm_mv_errors(shapes):
+    same_error(lambda L: L.zeros(shapes[0]) @ L.zeros(shapes[1]))
+    same_error(lambda L: L.zeros(shapes[0]) @ L.zeros(shapes[1], dtype=L.float64))

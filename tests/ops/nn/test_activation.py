@@ -12,6 +12,7 @@ torch = pytest.importorskip("torch")
 from .._elementwise_helpers import ACTIVATIONS, LIBS, _X, _close  # noqa: E402
 from .._nn_linalg_helpers import _close as _close_nn_linalg, _pair  # noqa: E402
 from .._reduce_shape_helpers import _grads_match  # noqa: E402
+from .._differential_helpers import assert_same_derivatives, assert_same_layout  # noqa: E402
 
 
 @pytest.mark.parametrize("name", sorted(ACTIVATIONS))
@@ -209,3 +210,28 @@ def test_hardshrink_nan_grad_fn_and_grads(form):
         g, = lib.autograd.grad((y * y.detach().nan_to_num()).sum(), x)
         res.append((type(y.grad_fn).__name__, y.detach().numpy().tolist(), g.numpy().tolist()))
     assert str(res[0]) == str(res[1])
+
+
+# ---- found by the differential fuzzer (tests/fuzz): second derivatives at kinks and special points
+_SPECIAL = [-float("inf"), -3.0, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, float("inf"), float("nan")]
+
+
+@pytest.mark.parametrize("f", [
+    lambda L, x: L.nn.functional.logsigmoid(x), lambda L, x: L.nn.functional.elu(x),
+    lambda L, x: L.nn.functional.elu(x, 0.5), lambda L, x: L.nn.functional.selu(x),
+    lambda L, x: L.nn.functional.celu(x, 2.0), lambda L, x: L.nn.functional.softplus(x),
+    lambda L, x: L.nn.functional.softplus(x, 2.0, 1.0), lambda L, x: L.nn.functional.mish(x)],
+    ids=["logsigmoid", "elu", "elu_alpha", "selu", "celu", "softplus", "softplus_threshold", "mish"])
+def test_second_derivative_at_special_points(f):
+    # logsigmoid''(0) = -1/4 (not -0 from |x|'s kink), elu''(0) = 0 (PyTorch's elu_double_backward
+    # masks x < 0), softplus'' = 0 where x * beta equals the threshold
+    assert_same_derivatives(f, _SPECIAL)
+    # float32: the derivative formulas (exp, log1p, tanh of softplus ...) agree to a few ulps, and
+    # second derivatives subtract terms of similar size (mish''), which loses up to ~2^7 of them
+    assert_same_derivatives(f, _SPECIAL, dtype="float32", rtol=1e-4)
+
+
+@pytest.mark.parametrize("op", [lambda L, x: x.softmax(0), lambda L, x: x.softmax(-1),
+                                lambda L, x: x.log_softmax(1), lambda L, x: L.nn.functional.logsigmoid(x)])
+def test_softmax_family_results_are_contiguous(op):
+    assert_same_layout(op)

@@ -55,6 +55,29 @@ def _einsum_grad(g: Tensor, lo: str, others: list, target: str, shape) -> Tensor
     return einsum(",".join(terms) + "->" + "".join(out), g, *[x for x, _ in others], *[x for x, _ in extra])
 
 
+def _sum_out_first(terms: list, operands: list, sizes: dict, out_labels: list) -> tuple:
+    """PyTorch's einsum first sums an operand over each contracted label that no other operand holds
+    at full size (squeezing that label, of size 1, from the others), then multiplies: ``ij,jk->ik``
+    with ``a`` of shape (3, 1) sums ``b`` over ``j`` and saves that sum, not ``b`` (so an in-place
+    change of ``b`` afterwards does not invalidate the graph), and rounds as PyTorch does."""
+    from ..reduction import sum as _sum
+    from ..shape import squeeze
+
+    terms = [list(t) for t in terms]
+    for c in list(sizes):
+        if c in out_labels or any(t.count(c) > 1 for t in terms):
+            continue
+        holders = [k for k, t in enumerate(terms) if c in t]
+        full = [k for k in holders if operands[k]._data.shape[terms[k].index(c)] != 1]
+        if sizes[c] == 1 or len(full) != 1 or (len(holders) > 1 and len(full) == len(holders)):
+            continue
+        for k in holders:  # the full holder sums the label out, the others (size 1) drop it
+            d = terms[k].index(c)
+            operands[k] = _sum(operands[k], d) if k == full[0] else squeeze(operands[k], d)
+            del terms[k][d]
+    return terms, operands
+
+
 def _parse_term(term: str, pos: int, equation: str) -> list:
     labels, i = [], 0
     while i < len(term):
@@ -171,7 +194,12 @@ def _einsum(equation: str, operands: list) -> Tensor:
     # Sizes: equal, or 1 (broadcast: expand that operand).
     sizes: dict = {}
     for i, (lab, x) in enumerate(zip(terms, operands)):
+        first: dict = {}
         for c, s in zip(lab, x._data.shape):
+            if c in first and s != first[c]:  # (a diagonal's sizes are checked before broadcasting)
+                raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {i} but the sizes don't match, "
+                                   f"{s} != {first[c]}")
+            first.setdefault(c, s)
             prev = sizes.get(c)
             if prev is None or prev == 1:
                 sizes[c] = s
@@ -187,6 +215,8 @@ def _einsum(equation: str, operands: list) -> Tensor:
         shared = [c for c in sizes if c not in out_labels and len([lab for lab in terms if c in lab]) > 1]
         if shared:
             raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+    if len(operands) > 1:
+        terms, operands = _sum_out_first(terms, list(operands), sizes, out_labels)
     ops = []
     for lab, x in zip(terms, operands):
         want = tuple(sizes[c] for c in lab)
@@ -196,6 +226,11 @@ def _einsum(equation: str, operands: list) -> Tensor:
     lo_final = "".join(out_labels)
     if len(ops) == 1:
         x, la = ops[0]
+        if sorted(la) == sorted(lo_final) and len(set(la)) == len(la):
+            # a pure permutation is a view in PyTorch (writes through it reach the operand)
+            from ..shape import permute
+
+            return permute(x, tuple(la.index(c) for c in lo_final))
         return apply(_einsum1, (x,), {"la": la, "lo": lo_final})
     acc, la = ops[0]
     for k in range(1, len(ops)):

@@ -116,7 +116,7 @@ def _vector_norm_fw(x, *, ord, dims, keepdim):
             r = np.sum(a, axis=dims, keepdims=keepdim)
         else:
             r = np.sum(a ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
-    return np.asarray(r, dtype=x.dtype)
+    return np.asarray(r, dtype=x.dtype, order="C")  # (contiguous, as PyTorch's reductions)
 
 
 def _vector_norm_backward(g, x, out, ord, dims, keepdim):

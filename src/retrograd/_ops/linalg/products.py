@@ -33,7 +33,8 @@ _mv = primitive("mv", lambda a, b: a @ b, node="MvBackward0",
                 fast=dict(a=lambda g, b: g[:, None] * b, b=lambda g, a: a.swapaxes(0, 1) @ g),
                 a=lambda g, b: outer(g, b),
                 b=lambda g, a: mv(t_(a), g), batch="matmul")
-_dot = primitive("dot", lambda a, b: np.asarray(np.dot(a, b)), node="DotBackward0",
+# (+ 0: PyTorch's dot accumulates from +0, so a sum of -0 products is +0)
+_dot = primitive("dot", lambda a, b: np.asarray(np.dot(a, b) + 0), node="DotBackward0",
                  fast=dict(a=lambda g, b: g * b, b=lambda g, a: g * a),
                  a=lambda g, b: g * b,
                  b=lambda g, a: g * a, batch="matmul")
@@ -280,6 +281,13 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
         return mm(input, other)
     # batched (one of them has >= 3 dims): PyTorch's output is always an _unsafe_view of the
     # folded mm / mv or of the bmm result (UnsafeViewBackward0), never a squeeze.
+    if na >= 3 and nb <= 2:
+        # Fold the batch into rows: one BLAS call, as PyTorch, whose mm / mv then check the sizes and
+        # dtypes with their own messages ("mat1 and mat2 shapes cannot be multiplied (6x4 and 5x4)")
+        rows, k = int(np.prod(input._data.shape[:-1])), input._data.shape[-1]
+        folded = (mm if nb == 2 else mv)(reshape(input, (rows, k)), other)
+        out_shape = input._data.shape[:-1] + ((other._data.shape[-1],) if nb == 2 else ())
+        return apply(_unsafe_view, (folded,), {"shape": out_shape})
     a = unsqueeze(input, 0) if na == 1 else input
     b = unsqueeze(other, -1) if nb == 1 else other
     ka, kb = a._data.shape[-1], b._data.shape[-2]

@@ -14,7 +14,7 @@ from .._keep_graph import keep_graph
 from .._registry import apply, apply_inplace, primitive
 from ..masked import where, where as _where
 from ..reduction import sum as _sum
-from ..unary import abs as _abs, exp, exp as _exp, sigmoid, sigmoid as _sigmoid, tanh
+from ..unary import exp, sigmoid, sigmoid as _sigmoid, tanh
 from .conv import _t
 
 __all__ = ["softmax", "log_softmax"]
@@ -30,6 +30,7 @@ _add_reduce = np.add.reduce
 # a row of -inf gives NaN too (-inf - -inf).  NumPy's invalid-value warnings from this
 # module are silenced at import, so these rows need no special path.
 def _softmax_np(x, *, dim):
+    x = np.asarray(x, order="C")  # (PyTorch's kernel runs on input.contiguous(): so is its result)
     if not x.size:  # (an empty dim has no max; the result is just as empty)
         return x.copy()
     e = np.exp(x - _max_reduce(x, axis=dim, keepdims=True))
@@ -38,6 +39,7 @@ def _softmax_np(x, *, dim):
 
 def _log_softmax_np(x, *, dim):
     # (non-finite rows: as _softmax_np; a finite row holds exp(0) = 1, so the sum is >= 1)
+    x = np.asarray(x, order="C")
     if not x.size:
         return x.copy()
     z = x - _max_reduce(x, axis=dim, keepdims=True)
@@ -288,9 +290,34 @@ def _softplus_np(x, beta, threshold):
         return np.where(z > threshold, x, np.logaddexp(0, z) / beta).astype(x.dtype, copy=False)
 
 
+def _softplus_bw_np(gy, x, *, beta, threshold):
+    # ATen's softplus_backward: z = exp(x * beta); x * beta > threshold ? gy : gy * z / (z + 1)
+    t = x.dtype.type
+    with _np_err():
+        xb = x * t(beta)
+        z = np.exp(xb)
+        return np.where(xb > t(threshold), gy, gy * z / (z + 1)).astype(gy.dtype, copy=False)
+
+
+# PyTorch's softplus_double_backward: sigmoid_backward(g * gy, sigmoid(x * beta)) * (x * beta < threshold) * beta
+# (0 at x * beta == threshold, where the first derivative's two branches meet)
+_softplus_backward = primitive(
+    "softplus_backward", _softplus_bw_np, node="SoftplusBackwardBackward0",
+    gy=lambda g, x, beta, threshold: _softplus_bw(g, x, beta, threshold),
+    x=lambda g, gy, x, beta, threshold: _sigmoid_bw(g * gy, sigmoid(x * beta)) * (x * beta < threshold) * beta)
+
+
+def _sigmoid_bw(a, s):
+    return a * (1 - s) * s
+
+
+def _softplus_bw(gy, x, beta, threshold):
+    return apply(_softplus_backward, (gy, x), {"beta": beta, "threshold": threshold})
+
+
 _softplus_op = primitive("softplus", lambda x, *, beta, threshold: _softplus_np(x, beta, threshold),
                          node="SoftplusBackward0",
-                         x=lambda g, x, beta, threshold: g * where(x * beta > threshold, 1.0, sigmoid(x * beta)), batch="elementwise")
+                         x=lambda g, x, beta, threshold: _softplus_bw(g, x, beta, threshold), batch="elementwise")
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -340,8 +367,30 @@ def _elu_np(x, *, alpha, scale, input_scale):
         return np.where(x <= 0, neg, x * x.dtype.type(scale)).astype(x.dtype, copy=False)
 
 
+def _elu_bw_np(gy, x, *, alpha, scale, input_scale):
+    # ATen's elu_backward (is_result=false): x <= 0 ? gy * input_scale * (alpha * scale) * exp(x * input_scale)
+    # : gy * scale, multiplied in that order
+    t = x.dtype.type
+    with _err():
+        neg = gy * t(input_scale) * t(alpha * scale) * np.exp(x * t(input_scale))
+        return np.where(x <= 0, neg, gy * t(scale)).astype(gy.dtype, copy=False)
+
+
+# PyTorch's elu_double_backward: elu_backward(g * gy * input_scale, x) * (x < 0), so the second
+# derivative is 0 at x = 0 (the kink), at +inf and at NaN, not the exp branch's value
+_elu_backward = primitive(
+    "elu_backward", _elu_bw_np, node="EluBackwardBackward0",
+    gy=lambda g, x, alpha, scale, input_scale: _elu_bw(g, x, alpha, scale, input_scale),
+    x=lambda g, gy, x, alpha, scale, input_scale: _elu_bw(g * gy * input_scale, x, alpha, scale, input_scale)
+    * (x < 0))
+
+
+def _elu_bw(gy, x, alpha, scale, input_scale):
+    return apply(_elu_backward, (gy, x), {"alpha": alpha, "scale": scale, "input_scale": input_scale})
+
+
 def _elu_rule(g, x, alpha, scale, input_scale):
-    return g * _sel(x._data <= 0, _exp(x * input_scale) * (alpha * scale * input_scale), scale)
+    return _elu_bw(g, x, alpha, scale, input_scale)
 
 
 def _elu_result_rule(g, out, alpha, scale, input_scale):
@@ -490,14 +539,29 @@ def leaky_relu_inplace(input: Tensor, negative_slope: float) -> Tensor:
 def _logsigmoid_np(x):
     # ATen: min(x, 0) - log1p(exp(-|x|))  (+inf gives +0, not -0)
     with _err():
-        return (np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+        # (contiguous whatever the input's layout, as PyTorch's result)
+        return np.asarray(np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x))), dtype=x.dtype, order="C")
+
+
+def _logsigmoid_bw_np(gy, x):
+    # ATen's log_sigmoid_backward: gy * ((x < 0) - (x < 0 ? 1 : -1) * z / (1 + z)), z = exp(-|x|)
+    with _err():
+        neg = x < 0
+        z = np.exp(-np.abs(x))
+        return (gy * (neg.astype(x.dtype) - np.where(neg, 1, -1).astype(x.dtype) * (z / (z + 1)))).astype(
+            gy.dtype, copy=False)
+
+
+# its own op, with PyTorch's log_sigmoid_double_backward (g * gy * (sigmoid(x) - 1) * sigmoid(x)), so the
+# second derivative at 0 is -1/4 (differentiating the formula above through |x| gave -0)
+_logsigmoid_backward = primitive(
+    "log_sigmoid_backward", _logsigmoid_bw_np, node="LogSigmoidBackwardBackward0",
+    gy=lambda g, x: apply(_logsigmoid_backward, (g, x)),
+    x=lambda g, gy, x: g * gy * (_sigmoid(x) - 1) * _sigmoid(x))
 
 
 def _logsigmoid_rule(g, x):
-    d = x._data
-    neg = d < 0
-    z = _exp(-_abs(x))
-    return g * (_t(neg.astype(d.dtype)) - _t(np.where(neg, 1, -1).astype(d.dtype)) * (z / (z + 1)))
+    return apply(_logsigmoid_backward, (g, x))
 
 
 _logsigmoid_op = primitive("log_sigmoid", _logsigmoid_np, node="LogSigmoidBackward0", x=_logsigmoid_rule, batch="elementwise")

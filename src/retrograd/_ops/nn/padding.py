@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._layout import copied
 from ..._tensor import Tensor
 from .._keep_graph import keep_graph
 from .._registry import apply, primitive
@@ -26,7 +27,7 @@ def _const_pad_fw(x, *, pad, value):
         out = np.full(tuple(s + a + b for s, (a, b) in zip(y.shape, widths)), value, dtype=x.dtype)
         out[tuple(slice(a, a + s) for s, (a, _) in zip(y.shape, widths))] = y
         return out
-    return y.copy()
+    return copied(y, None)  # (no padding: PyTorch's clone, laid out as the input)
 
 
 _const_pad_op = primitive("constant_pad_nd", _const_pad_fw, node="ConstantPadNdBackward0",
@@ -59,11 +60,13 @@ def _gather_fw(x, *, index):
 
 def _scatter_fw(g, *, index, sizes):
     # the transpose of _gather_fw: per dim, sum the output positions that read each source
+    # (by index, not a product with a 0/1 matrix: 0 * inf would put NaN where nothing was read)
     out = g
     for (ax, idx), size in reversed(list(zip(index, sizes))):
-        m = np.zeros((len(idx), size), dtype=g.dtype)
-        m[np.arange(len(idx)), idx] = 1
-        out = np.moveaxis(np.tensordot(np.moveaxis(out, ax, -1), m, axes=([-1], [0])), -1, ax)
+        moved = np.moveaxis(out, ax, 0)
+        acc = np.zeros((size,) + moved.shape[1:], dtype=g.dtype)
+        np.add.at(acc, idx, moved)
+        out = np.moveaxis(acc, 0, ax)
     return np.ascontiguousarray(out)
 
 
