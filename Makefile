@@ -53,7 +53,7 @@ demo: $(VENV)/.demo-installed graphviz-dot
 
 # The peers (HIPS autograd, mygrad) go into .bench-peers, beside the test venv and not into it:
 # bench/compare.py's workers add that folder to their path. --no-deps: they need only NumPy.
-.bench-peers/.installed:
+.bench-peers/.installed: $(BIN)/python
 	$(BIN)/pip install -q --no-deps --target .bench-peers autograd mygrad
 	touch $@
 
