@@ -181,6 +181,23 @@ def copied(a: np.ndarray, fmt) -> np.ndarray:
     return _packed(a, perm)
 
 
+def _sorted_dims(nd: int, order) -> list:
+    """The dims innermost first, as PyTorch's stride-order insertion sort leaves them: each dim moves
+    outward past those ``order(d0, d1) > 0`` says belong inside it, and stops at the first that
+    ``order`` ranks (< 0); ties (0) are stepped over without swapping."""
+    perm = list(range(nd - 1, -1, -1))
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = order(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
+
+
 def _infer_dense_strides(a: np.ndarray) -> tuple:
     """PyTorch's infer_dense_strides: dense byte strides that keep the order of ``a``'s strides
     (an insertion sort of the dims, innermost first; a zero stride is ambiguous and keeps its place,
@@ -191,7 +208,6 @@ def _infer_dense_strides(a: np.ndarray) -> tuple:
     (8, 48)
     """
     shape, st = a.shape, a.strides
-    perm = list(range(a.ndim - 1, -1, -1))
 
     def order(d0: int, d1: int) -> int:
         if st[d0] == 0 or st[d1] == 0:
@@ -200,15 +216,7 @@ def _infer_dense_strides(a: np.ndarray) -> tuple:
             return -1 if st[d0] < st[d1] else 1
         return 1 if shape[d0] > shape[d1] else 0
 
-    for i in range(1, a.ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = order(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = _sorted_dims(a.ndim, order)
     out, step = [0] * a.ndim, a.itemsize
     for d in perm:
         out[d] = step
@@ -261,16 +269,7 @@ def like_operands(out: np.ndarray, *arrays) -> np.ndarray:
                 return 1
         return 0
 
-    perm = list(range(nd - 1, -1, -1))
-    for i in range(1, nd):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = order(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = _sorted_dims(nd, order)
     if perm == list(range(nd - 1, -1, -1)):
         return out if out.flags.c_contiguous else np.ascontiguousarray(out)
     want, step = [0] * nd, out.itemsize
